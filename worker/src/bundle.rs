@@ -1,0 +1,40 @@
+//! Reads a book folder from disk into the `BookBundle` that core and the app understand.
+
+use std::path::Path;
+
+use anyhow::Context;
+use bookside_core::wire::BookBundle;
+
+/// Every `.md` and `.toml` file of the book (book.toml, src/**, quiz banks), keyed by its
+/// `/`-separated path relative to `root`. The reader's workspace (`checkpoints/`, `tests/`,
+/// virtual environments) is not part of the book and is never read.
+pub fn load(root: &Path) -> anyhow::Result<BookBundle> {
+    let mut bundle = BookBundle::default();
+    let book_toml = root.join("book.toml");
+    let text = std::fs::read_to_string(&book_toml)
+        .with_context(|| format!("cannot read {}: is --book the folder that holds book.toml?", book_toml.display()))?;
+    bundle.files.insert("book.toml".to_owned(), text);
+    for top in ["src", "quiz"] {
+        walk(root, &root.join(top), &mut bundle)?;
+    }
+    Ok(bundle)
+}
+
+fn walk(root: &Path, dir: &Path, bundle: &mut BookBundle) -> anyhow::Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
+    let mut entries: Vec<_> = entries.collect::<Result<_, _>>().with_context(|| format!("cannot list {}", dir.display()))?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            walk(root, &path, bundle)?;
+        } else if kind.is_file() && matches!(path.extension().and_then(|e| e.to_str()), Some("md" | "toml")) {
+            let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            let rel = path.strip_prefix(root).expect("walked below root");
+            let key = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            bundle.files.insert(key, text);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,112 @@
+//! Project automation. `cargo xtask start` and `cargo xtask test` are the README's two commands;
+//! each installs what is missing on a fresh machine (and only that) before doing its work.
+
+mod tools;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, bail};
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  start    install what is missing, build the site (release), serve the bundled book
+  test     install test tools, then run every test: unit, integration, wasm32, real browser
+  dist     build a static folder (dist/) that can be hosted beside the online book
+";
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("start") => start(),
+        Some("test") => test(),
+        Some("dist") => dist(),
+        Some("help" | "--help" | "-h") | None => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(anyhow::anyhow!("unknown command `{other}`\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: error: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (the folder holding the root Cargo.toml).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+fn start() -> anyhow::Result<()> {
+    let tools = tools::ensure_build_tools()?;
+    build_site(&tools)?;
+    run(Command::new("cargo").args(["build", "--release", "--package", "bookside-worker"]))?;
+    let bookside = root().join("target/release/bookside");
+    println!("xtask: starting the worker on the bundled book; open the URL it prints below");
+    let status = Command::new(bookside)
+        .args(["serve", "--book"])
+        .arg(root().join("book"))
+        .arg("--site")
+        .arg(root().join("dist"))
+        .status()
+        .context("cannot start target/release/bookside")?;
+    if !status.success() {
+        bail!("the worker stopped with {status}");
+    }
+    Ok(())
+}
+
+fn test() -> anyhow::Result<()> {
+    let tools = tools::ensure_build_tools()?;
+    tools::ensure_test_tools()?;
+    // The core must keep building for the browser: it holds no I/O.
+    run(Command::new("cargo").args(["build", "--package", "bookside-core", "--target", "wasm32-unknown-unknown"]))?;
+    // Release build on purpose: that is where a broken wasm-opt shows up.
+    build_site(&tools)?;
+    run(Command::new("cargo").args(["build", "--package", "bookside-worker"]))?;
+    let bookside = root().join("target/debug/bookside");
+    run(Command::new("cargo").args(["test", "--workspace", "--exclude", "bookside-app"]).env("BOOKSIDE_BIN", &bookside))?;
+    let browser = root().join("tests/browser");
+    run(Command::new("node")
+        .args(["--test", "--test-concurrency=1"])
+        .current_dir(&browser)
+        .env("BOOKSIDE_BIN", &bookside)
+        .env("BOOKSIDE_SITE", root().join("dist"))
+        .env("BOOKSIDE_BOOK", root().join("book")))?;
+    Ok(())
+}
+
+fn dist() -> anyhow::Result<()> {
+    let tools = tools::ensure_build_tools()?;
+    build_site(&tools)?;
+    run(Command::new("cargo").args(["run", "--release", "--package", "bookside-worker", "--", "bundle", "--book"])
+        .arg(root().join("book"))
+        .arg("--out")
+        .arg(root().join("dist/book.json")))?;
+    println!("xtask: dist/ is a static site: host it anywhere (it falls back to index.html for app routes)");
+    Ok(())
+}
+
+fn build_site(tools: &tools::BuildTools) -> anyhow::Result<()> {
+    run(Command::new(&tools.trunk).args(["build", "--release"]).current_dir(root()).env("PATH", &tools.path))
+}
+
+/// Runs a command from the workspace root, failing with the command line when it fails.
+pub fn run(cmd: &mut Command) -> anyhow::Result<()> {
+    if cmd.get_current_dir().is_none() {
+        cmd.current_dir(root());
+    }
+    let line = format!("{} {}", cmd.get_program().to_string_lossy(), cmd.get_args().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "));
+    eprintln!("xtask: $ {line}");
+    let status = cmd.status().with_context(|| format!("cannot run `{line}`"))?;
+    if !status.success() {
+        bail!("`{line}` failed with {status}");
+    }
+    Ok(())
+}
