@@ -7,6 +7,15 @@
 
 pub mod book;
 pub mod diag;
+pub mod engine;
+pub mod expr;
+pub mod guide;
+pub mod merge;
+pub mod profile;
+pub mod progress;
+pub mod quiz;
+pub mod render;
+pub mod rng;
 pub mod wire;
 
 pub use diag::Diagnostic;

@@ -1,0 +1,1 @@
+//! Gates: mechanical checks over log, guide, profile and recorded runs.

@@ -1,0 +1,1 @@
+//! Locate: which session is current, and why.

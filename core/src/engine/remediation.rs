@@ -1,0 +1,1 @@
+//! Remediation: a theme that keeps coming back in Sticking points.

@@ -1,0 +1,1 @@
+//! Review: a spaced-repetition queue (FSRS) of missed questions and sticking points.

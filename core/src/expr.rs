@@ -1,0 +1,1 @@
+//! The answer-formula language of quiz.toml.

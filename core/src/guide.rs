@@ -1,0 +1,1 @@
+//! The Session Guide: cards, hint ladders and their diagnostics.

@@ -1,0 +1,1 @@
+//! Merging two PROGRESS.md logs without losing a line.

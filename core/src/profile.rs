@@ -1,0 +1,1 @@
+//! PROFILE.md: a lossless parser and printer.

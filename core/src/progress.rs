@@ -1,0 +1,1 @@
+//! PROGRESS.md: a lossless parser and printer, fmt.

@@ -1,0 +1,1 @@
+//! The quiz bank (quiz.toml): generating and grading quizzes from a seed.

@@ -1,0 +1,1 @@
+//! Chapter Markdown to safe HTML, with mdBook-compatible heading anchors.

@@ -1,0 +1,1 @@
+//! A small deterministic PRNG, identical on wasm32 and native.
