@@ -38,3 +38,21 @@ fn walk(root: &Path, dir: &Path, bundle: &mut BookBundle) -> anyhow::Result<()> 
     }
     Ok(())
 }
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The book folder (the one holding book.toml).
+    #[arg(long)]
+    book: std::path::PathBuf,
+    /// Where to write the bundle (e.g. dist/book.json).
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+pub fn write(args: Args) -> anyhow::Result<std::process::ExitCode> {
+    let bundle = load(&args.book)?;
+    let json = serde_json::to_string(&bundle)?;
+    std::fs::write(&args.out, json).with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!("wrote {} ({} files)", args.out.display(), bundle.files.len());
+    Ok(std::process::ExitCode::SUCCESS)
+}
