@@ -61,6 +61,8 @@ pub fn ensure_test_tools() -> anyhow::Result<()> {
     if version_of(Path::new("uv")).is_none() {
         eprintln!("xtask: installing uv from PyPI");
         run(Command::new("python3").args(["-m", "pip", "install", "--quiet", "uv"]))?;
+        // pyenv puts console scripts behind shims that exist only after a rehash.
+        let _ = Command::new("pyenv").arg("rehash").status();
         if version_of(Path::new("uv")).is_none() {
             bail!("uv was installed but is not on PATH: add Python's scripts folder to PATH");
         }

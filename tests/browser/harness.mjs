@@ -1,0 +1,84 @@
+// Shared set-up for the browser journeys: the real `bookside serve` on a free port, and Debian's
+// headless Chromium driven by playwright-core. Paths come from `cargo xtask test`.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, cpSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const env = {
+  bin: required('BOOKSIDE_BIN'),
+  site: required('BOOKSIDE_SITE'),
+  book: required('BOOKSIDE_BOOK'),
+};
+
+function required(name) {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the browser tests through \`cargo xtask test\``);
+  return value;
+}
+
+/// A temporary copy of the sample book (the reader's clone), so a journey can write artifacts.
+export function copyBook() {
+  const dir = mkdtempSync(join(tmpdir(), 'bookside-book-'));
+  cpSync(env.book, dir, {
+    recursive: true,
+    filter: (src) => !/[\\/](\.venv|checkpoints|__pycache__|\.pytest_cache)([\\/]|$)/.test(src),
+  });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/// Starts the real worker and resolves once it prints the URL it serves.
+export async function startWorker({ book = env.book, args = [] } = {}) {
+  const child = spawn(env.bin, ['serve', '--book', book, '--site', env.site, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker printed no URL in 20 s:\n${output}`)), 20_000);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = output.match(/at (http:\/\/127\.0\.0\.1:\d+\/\S*)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code} before serving:\n${output}`)));
+  });
+  const origin = new URL(url).origin;
+  return {
+    url,
+    origin,
+    output: () => output,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/// Debian's Chromium with the flags that work on this closed network, as root.
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const viewports = {
+  phone: { width: 360, height: 740 },
+  desktop: { width: 1280, height: 800 },
+};
