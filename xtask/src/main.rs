@@ -94,7 +94,25 @@ fn dist() -> anyhow::Result<()> {
 }
 
 fn build_site(tools: &tools::BuildTools) -> anyhow::Result<()> {
-    run(Command::new(&tools.trunk).args(["build", "--release"]).current_dir(root()).env("PATH", &tools.path))
+    run(Command::new(&tools.trunk).args(["build", "--release"]).current_dir(root()).env("PATH", &tools.path))?;
+    check_wasm_optimised()
+}
+
+/// Trunk skips wasm-opt silently when it cannot find a matching one; a release site must have
+/// gone through it (size, and it is where Debian's broken binaryen would show up).
+fn check_wasm_optimised() -> anyhow::Result<()> {
+    let optimised = std::fs::read(root().join("target/wasm-opt/release/bookside-app_bg.wasm"))
+        .context("wasm-opt produced nothing: check Trunk.toml's [tools] wasm_opt and .tools/")?;
+    let shipped = std::fs::read_dir(root().join("dist"))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "wasm"))
+        .context("dist/ holds no .wasm after the build")?;
+    if std::fs::read(&shipped)? != optimised {
+        bail!("{} is not wasm-opt's output: the release build skipped wasm-opt", shipped.display());
+    }
+    eprintln!("xtask: site built; {} went through wasm-opt ({} bytes)", shipped.display(), optimised.len());
+    Ok(())
 }
 
 /// Runs a command from the workspace root, failing with the command line when it fails.
