@@ -21,3 +21,36 @@ impl BookBundle {
         self.files.get(path).map(String::as_str)
     }
 }
+
+/// What one run of a session's Done-when command (or a read-only session's quiz) came to.
+///
+/// The milestone tests have exactly three behaviours (skip, fail, pass); `Error` is for a run
+/// that could not happen at all (command missing, crashed before pytest reported).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Pass,
+    Fail,
+    Skip,
+    Error,
+}
+
+/// Who vouches for a recorded run: the worker ran it, or the reader said so.
+///
+/// Gates accept self-reported results but always label them; they are never shown as verified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunSource {
+    Verified,
+    SelfReported,
+}
+
+/// One recorded Done-when run: which session, what came out, who vouches, and when
+/// (unix seconds, so the record sorts and compares the same everywhere).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub session: String,
+    pub outcome: Outcome,
+    pub source: RunSource,
+    pub at_unix: i64,
+}
