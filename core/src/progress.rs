@@ -1,1 +1,1200 @@
-//! PROGRESS.md: a lossless parser and printer, fmt.
+//! PROGRESS.md: a lossless parser and printer, the canonical entry, `append` and `fmt`.
+//!
+//! The reader edits this log by hand, the app appends to it and an agent writes to it, so the
+//! parser reads what people actually write and the printer gives back every byte it was given:
+//! `print(&parse(s).0) == s` for every `s`. Each entry keeps its raw text; the parsed view
+//! (date, session, status, fields) sits on top of it and is never printed.
+//!
+//! # Grammar
+//!
+//! Lines end with `\n` or `\r\n`; a lone `\r` is part of a line's text.
+//!
+//! ```text
+//! log      = preamble entry*
+//! preamble = every line before the first entry heading (kept as is)
+//! entry    = heading line*              up to the next entry heading
+//! heading  = ≤3 spaces "###" ws DATE SEP SESSION [ws "(" TITLE ")"] SEP STATUS
+//! SEP      = "—" | "–" (spaces optional) | ws "-" ws | ws "--" ws
+//! DATE     = YYYY-MM-DD
+//! STATUS   = DONE | PARTIAL | SKIPPED (any case) | other text (kept, with a diagnostic)
+//! line     = field | continuation | blank | note
+//! field    = ≤3 spaces ("-" | "*" | "+") ws ( "**" NAME "**:" | "**" NAME ":**" | KNOWN ":" ) VALUE
+//! continuation = a non-blank line right after a field or continuation that is not a bullet,
+//!                a heading, a fence or a rule (Markdown's lazy continuation); its text joins
+//!                the field's value
+//! note     = anything else (kept with the entry it follows, never interpreted)
+//! ```
+//!
+//! A `###` heading is an entry heading when its text starts with a digit, or when it has a
+//! separator and ends in a status word. A heading that looks like an entry but whose date is not
+//! `YYYY-MM-DD` is still an entry (so it is never lost) and gets a diagnostic. Other headings are
+//! notes.
+//!
+//! Known fields (names compared without case, spaces or dashes): Built, Done-when, Sticking
+//! point, Next. Any other bold field name is an unknown field, kept and exposed.
+//!
+//! # The canonical entry
+//!
+//! ```text
+//! ### 2026-07-22 — S1.3 (KV-cache budget) — DONE
+//! - **Built**: chose n_kv_heads=2 (GQA); cache 5.2 MB @ batch 8 x 512
+//! - **Done-when**: test_m02_kv_budget.py ✅
+//! - **Sticking point**: per-head vs per-layer cache sizing (ladder rung 2)
+//! - **Next**: S1.4 — dense vs MoE, decided with numbers
+//! ```
+//!
+//! [`NewEntry::to_text`] writes it, [`append`] adds it to a log, and [`fmt`] rewrites
+//! hand-edited entries into it without touching lines it does not understand.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::diag::Diagnostic;
+
+/// The file name diagnostics carry; shells replace it with the real path.
+pub const FILE: &str = "PROGRESS.md";
+
+// ---------------------------------------------------------------------------------------------
+// The model
+// ---------------------------------------------------------------------------------------------
+
+/// A parsed PROGRESS.md: the text before the first entry, then the entries in file order.
+///
+/// Concatenating `preamble` and every entry's `raw` gives back the file byte for byte.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ProgressLog {
+    pub preamble: String,
+    pub entries: Vec<Entry>,
+}
+
+/// One session's entry: its raw text (heading, fields, and any notes up to the next entry,
+/// with their line endings) and what could be read from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The entry exactly as written, including notes and blank lines that follow it.
+    pub raw: String,
+    /// 1-based line of the heading in the file it was parsed from.
+    pub line: usize,
+    /// The date, when the heading's date is a valid `YYYY-MM-DD`.
+    pub date: Option<Date>,
+    /// The heading's date as written (kept even when it is not a valid date).
+    pub date_text: String,
+    /// The session id as written (`S1.3`); empty when the heading has none.
+    pub session: String,
+    pub title: Option<String>,
+    pub status: Option<Status>,
+    /// Every field, known or not, in file order.
+    pub fields: Vec<Field>,
+    pub built: Option<String>,
+    pub done_when: Option<DoneWhen>,
+    pub sticking_point: Option<StickingPoint>,
+    pub next: Option<Next>,
+}
+
+/// A `- **Name**: value` line of an entry (plus its continuation lines).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    pub kind: FieldKind,
+    /// The name as written (`Done-when`, `done when`, `Mood`).
+    pub name: String,
+    /// The value, trimmed, with continuation lines joined by a space.
+    pub value: String,
+    /// 1-based line of the field's bullet.
+    pub line: usize,
+    /// 1-based line of its last continuation line (equal to `line` when there is none).
+    pub last_line: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FieldKind {
+    Built,
+    DoneWhen,
+    StickingPoint,
+    Next,
+    Unknown,
+}
+
+impl FieldKind {
+    /// The canonical field name, or `None` for unknown fields.
+    pub fn canonical_name(self) -> Option<&'static str> {
+        match self {
+            FieldKind::Built => Some("Built"),
+            FieldKind::DoneWhen => Some("Done-when"),
+            FieldKind::StickingPoint => Some("Sticking point"),
+            FieldKind::Next => Some("Next"),
+            FieldKind::Unknown => None,
+        }
+    }
+
+    fn from_name(name: &str) -> FieldKind {
+        let key: String = name
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect();
+        match key.as_str() {
+            "built" => FieldKind::Built,
+            "donewhen" => FieldKind::DoneWhen,
+            "stickingpoint" => FieldKind::StickingPoint,
+            "next" => FieldKind::Next,
+            _ => FieldKind::Unknown,
+        }
+    }
+}
+
+/// A calendar date, `YYYY-MM-DD`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    pub year: u16,
+    pub month: u8,
+    pub day: u8,
+}
+
+impl Date {
+    /// A valid calendar date, or `None`.
+    pub fn new(year: u16, month: u8, day: u8) -> Option<Date> {
+        let leap = (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
+        let days = match month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return None,
+        };
+        (1..=days).contains(&day).then_some(Date { year, month, day })
+    }
+
+    /// Parses exactly `YYYY-MM-DD` (four, two and two ASCII digits).
+    pub fn parse(text: &str) -> Option<Date> {
+        let b = text.as_bytes();
+        if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+            return None;
+        }
+        let num = |r: std::ops::Range<usize>| -> Option<u16> {
+            b[r].iter().try_fold(0u16, |acc, &c| c.is_ascii_digit().then(|| acc * 10 + u16::from(c - b'0')))
+        };
+        Date::new(num(0..4)?, u8::try_from(num(5..7)?).ok()?, u8::try_from(num(8..10)?).ok()?)
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+/// How a session ended. Unknown words are kept as written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Status {
+    Done,
+    Partial,
+    /// A skipped Phase 0 (recorded after passing its quiz).
+    Skipped,
+    Other(String),
+}
+
+impl Status {
+    /// Reads a status word in any case; anything else is kept as `Other`.
+    pub fn parse(text: &str) -> Status {
+        let t = text.trim();
+        let t = t.strip_prefix("**").and_then(|t| t.strip_suffix("**")).unwrap_or(t).trim();
+        if t.eq_ignore_ascii_case("done") {
+            Status::Done
+        } else if t.eq_ignore_ascii_case("partial") {
+            Status::Partial
+        } else if t.eq_ignore_ascii_case("skipped") {
+            Status::Skipped
+        } else {
+            Status::Other(text.trim().to_string())
+        }
+    }
+
+    /// The word the canonical heading uses (`DONE`); `Other` keeps its text.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Status::Done => "DONE",
+            Status::Partial => "PARTIAL",
+            Status::Skipped => "SKIPPED",
+            Status::Other(s) => s,
+        }
+    }
+}
+
+/// A Done-when mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mark {
+    Pass,
+    Fail,
+}
+
+impl Mark {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mark::Pass => "✅",
+            Mark::Fail => "❌",
+        }
+    }
+}
+
+// Longest spellings first so `✔️` is not read as `✔` plus a stray variation selector.
+const MARKS: &[(&str, Mark)] = &[
+    ("✔\u{fe0f}", Mark::Pass),
+    ("☑\u{fe0f}", Mark::Pass),
+    ("✖\u{fe0f}", Mark::Fail),
+    ("✅", Mark::Pass),
+    ("✔", Mark::Pass),
+    ("☑", Mark::Pass),
+    ("✓", Mark::Pass),
+    ("❌", Mark::Fail),
+    ("✗", Mark::Fail),
+    ("✘", Mark::Fail),
+    ("✖", Mark::Fail),
+];
+
+/// The Done-when field: what was checked (a test file, or `quiz 8/10` for a read-only
+/// session) and its mark.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DoneWhen {
+    pub target: String,
+    pub mark: Option<Mark>,
+}
+
+impl DoneWhen {
+    /// A milestone test's result, e.g. `test_m02_kv_budget.py ✅`.
+    pub fn test(file: &str, mark: Mark) -> DoneWhen {
+        DoneWhen { target: one_line(file), mark: Some(mark) }
+    }
+
+    /// A read-only session's quiz result, e.g. `quiz 8/10 ✅`.
+    pub fn quiz(score: u32, out_of: u32, passed: bool) -> DoneWhen {
+        DoneWhen {
+            target: format!("quiz {score}/{out_of}"),
+            mark: Some(if passed { Mark::Pass } else { Mark::Fail }),
+        }
+    }
+
+    /// Reads a value: a mark at the end (or, failing that, at the start) and the rest.
+    pub fn parse(value: &str) -> DoneWhen {
+        let v = value.trim();
+        for &(m, mark) in MARKS {
+            if let Some(rest) = v.strip_suffix(m) {
+                return DoneWhen { target: rest.trim().to_string(), mark: Some(mark) };
+            }
+        }
+        for &(m, mark) in MARKS {
+            if let Some(rest) = v.strip_prefix(m) {
+                return DoneWhen { target: rest.trim().to_string(), mark: Some(mark) };
+            }
+        }
+        DoneWhen { target: v.to_string(), mark: None }
+    }
+
+    /// The score of a quiz recorded as `quiz N/M`, if this is one.
+    pub fn quiz_score(&self) -> Option<(u32, u32)> {
+        let rest = self.target.get(..5).filter(|p| p.eq_ignore_ascii_case("quiz "))?;
+        let (n, m) = self.target[rest.len()..].trim().split_once('/')?;
+        Some((n.trim().parse().ok()?, m.trim().parse().ok()?))
+    }
+
+    /// The canonical value: target, a space, then ✅ or ❌.
+    pub fn canonical(&self) -> String {
+        let target = self.target.trim();
+        match (target.is_empty(), self.mark) {
+            (_, None) => target.to_string(),
+            (true, Some(m)) => m.as_str().to_string(),
+            (false, Some(m)) => format!("{target} {}", m.as_str()),
+        }
+    }
+}
+
+/// The Sticking point field: the concept that was hard and the highest rung reached.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StickingPoint {
+    pub text: String,
+    pub rung: Option<u8>,
+}
+
+impl StickingPoint {
+    /// Reads `concept (ladder rung N)`; `(rung N)` is read too.
+    pub fn parse(value: &str) -> StickingPoint {
+        let v = value.trim();
+        if let Some(inner_end) = v.strip_suffix(')')
+            && let Some(open) = inner_end.rfind('(')
+        {
+            let inner = inner_end[open + 1..].trim().to_ascii_lowercase();
+            let inner = inner.strip_prefix("ladder").map(str::trim_start).unwrap_or(&inner);
+            if let Some(n) = inner.strip_prefix("rung").map(str::trim)
+                && n.bytes().all(|b| b.is_ascii_digit())
+                && let Ok(rung) = n.parse::<u8>()
+            {
+                return StickingPoint { text: v[..open].trim().to_string(), rung: Some(rung) };
+            }
+        }
+        StickingPoint { text: v.to_string(), rung: None }
+    }
+
+    /// True when the reader wrote that nothing was hard (`none`, `-`, `n/a`, empty).
+    pub fn is_none(&self) -> bool {
+        let t = self.text.trim().to_lowercase();
+        self.rung.is_none() && matches!(t.as_str(), "" | "none" | "-" | "—" | "–" | "n/a" | "nothing")
+    }
+
+    pub fn canonical(&self) -> String {
+        let text = self.text.trim();
+        match (text.is_empty(), self.rung) {
+            (_, None) => text.to_string(),
+            (true, Some(r)) => format!("(ladder rung {r})"),
+            (false, Some(r)) => format!("{text} (ladder rung {r})"),
+        }
+    }
+}
+
+/// The Next field: the session that comes next and why.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Next {
+    pub session: Option<String>,
+    pub why: String,
+}
+
+impl Next {
+    /// Reads `S1.4 — why`; when the value does not start with a session id, it is all `why`.
+    pub fn parse(value: &str) -> Next {
+        let v = value.trim();
+        let end = v.find(|c: char| c.is_whitespace() || matches!(c, '—' | '–' | ':' | ',')).unwrap_or(v.len());
+        let token = &v[..end];
+        if !looks_like_session_id(token) {
+            return Next { session: None, why: v.to_string() };
+        }
+        // One separator between the id and the reason, whichever the reader used.
+        let rest = v[end..].trim_start();
+        let rest = strip_leading_separator(rest).or_else(|| rest.strip_prefix([':', ','])).unwrap_or(rest);
+        Next { session: Some(token.to_string()), why: rest.trim().to_string() }
+    }
+
+    pub fn canonical(&self) -> String {
+        let why = self.why.trim();
+        match self.session.as_deref().map(str::trim) {
+            None | Some("") => why.to_string(),
+            Some(s) if why.is_empty() => s.to_string(),
+            Some(s) => format!("{s} — {why}"),
+        }
+    }
+}
+
+/// Card ids as the book writes them: capital letters, then digits and dots (`S1.4`, `M2`).
+fn looks_like_session_id(token: &str) -> bool {
+    let letters = token.bytes().take_while(u8::is_ascii_uppercase).count();
+    let rest = &token.as_bytes()[letters..];
+    (1..=3).contains(&letters)
+        && rest.first().is_some_and(u8::is_ascii_digit)
+        && rest.iter().all(|c| c.is_ascii_digit() || *c == b'.')
+        && token.len() <= 16
+}
+
+/// What identifies an entry across files: its date, session and status, as written
+/// (normalised: the date canonical when valid, the status word upper-cased when known).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EntryKey {
+    pub date: String,
+    pub session: String,
+    pub status: String,
+}
+
+impl fmt::Display for EntryKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} {}", self.date, self.session, self.status)
+    }
+}
+
+impl Entry {
+    /// Builds the canonical entry for a session the app just logged.
+    pub fn new(new: &NewEntry) -> Entry {
+        let text = new.to_text();
+        let (log, _) = parse(&text);
+        log.entries.into_iter().next().expect("a canonical entry always parses as one entry")
+    }
+
+    pub fn key(&self) -> EntryKey {
+        EntryKey {
+            date: self.date.map(|d| d.to_string()).unwrap_or_else(|| self.date_text.clone()),
+            session: self.session.clone(),
+            status: self.status.as_ref().map(|s| s.as_str().to_string()).unwrap_or_default(),
+        }
+    }
+
+    /// The first field of a kind.
+    pub fn field(&self, kind: FieldKind) -> Option<&Field> {
+        self.fields.iter().find(|f| f.kind == kind)
+    }
+
+    /// Fields the companion does not know, in file order.
+    pub fn unknown_fields(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().filter(|f| f.kind == FieldKind::Unknown)
+    }
+
+    /// 1-based line of the entry's last line (notes and blank lines included).
+    pub fn last_line(&self) -> usize {
+        self.line + self.raw.matches('\n').count() - usize::from(self.raw.ends_with('\n'))
+    }
+}
+
+/// What the app knows when it logs a session; [`NewEntry::to_text`] writes the canonical entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewEntry {
+    pub date: Date,
+    pub session: String,
+    pub title: String,
+    pub status: Status,
+    pub built: String,
+    pub done_when: DoneWhen,
+    pub sticking_point: StickingPoint,
+    pub next: Next,
+}
+
+impl NewEntry {
+    /// The canonical entry, lines ending in `\n`, with a final newline.
+    ///
+    /// Values are flattened to one line so a stray newline cannot break the entry apart.
+    pub fn to_text(&self) -> String {
+        let title = one_line(&self.title);
+        let heading = if title.is_empty() {
+            format!("### {} — {} — {}", self.date, one_line(&self.session), self.status.as_str())
+        } else {
+            format!("### {} — {} ({title}) — {}", self.date, one_line(&self.session), self.status.as_str())
+        };
+        let sticking = if self.sticking_point.text.trim().is_empty() && self.sticking_point.rung.is_none() {
+            "none".to_string()
+        } else {
+            self.sticking_point.canonical()
+        };
+        let mut out = heading;
+        out.push('\n');
+        for (kind, value) in [
+            (FieldKind::Built, self.built.clone()),
+            (FieldKind::DoneWhen, self.done_when.canonical()),
+            (FieldKind::StickingPoint, sticking),
+            (FieldKind::Next, self.next.canonical()),
+        ] {
+            // Re-reading the value makes the output canonical even for odd input, e.g. a
+            // Sticking point text that itself ends in `(rung 2)`.
+            push_field(&mut out, kind.canonical_name().unwrap_or_default(), &canonical_value(kind, &one_line(&value)));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn one_line(s: &str) -> String {
+    if s.contains(['\n', '\r']) {
+        s.split(['\n', '\r']).map(str::trim).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(" ")
+    } else {
+        s.trim().to_string()
+    }
+}
+
+fn push_field(out: &mut String, name: &str, value: &str) {
+    out.push_str("- **");
+    out.push_str(name);
+    out.push_str("**:");
+    if !value.is_empty() {
+        out.push(' ');
+        out.push_str(value);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lines
+// ---------------------------------------------------------------------------------------------
+
+/// One line: its text without the line ending, the ending (`\n`, `\r\n` or empty), its 1-based
+/// number.
+#[derive(Debug, Clone, Copy)]
+struct Line<'a> {
+    text: &'a str,
+    eol: &'a str,
+    number: usize,
+}
+
+fn lines(text: &str, first_number: usize) -> impl Iterator<Item = Line<'_>> {
+    let mut rest = text;
+    let mut number = first_number;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, tail) = match rest.find('\n') {
+            Some(i) => rest.split_at(i + 1),
+            None => (rest, ""),
+        };
+        rest = tail;
+        let (text, eol) = split_eol(line);
+        number += 1;
+        Some(Line { text, eol, number: number - 1 })
+    })
+}
+
+fn split_eol(line: &str) -> (&str, &str) {
+    if let Some(t) = line.strip_suffix("\r\n") {
+        (t, &line[t.len()..])
+    } else if let Some(t) = line.strip_suffix('\n') {
+        (t, &line[t.len()..])
+    } else {
+        (line, "")
+    }
+}
+
+/// The line ending most lines of `text` use (`\r\n` or `\n`; `\n` when there is none).
+pub fn dominant_eol(text: &str) -> &'static str {
+    let lf = text.matches('\n').count();
+    let crlf = text.matches("\r\n").count();
+    if crlf * 2 > lf { "\r\n" } else { "\n" }
+}
+
+fn is_blank(text: &str) -> bool {
+    text.trim().is_empty()
+}
+
+/// Up to three spaces of indentation, as Markdown allows before a block.
+fn strip_indent(text: &str) -> Option<&str> {
+    let n = text.bytes().take_while(|&b| b == b' ').count();
+    (n <= 3).then(|| &text[n..])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Headings
+// ---------------------------------------------------------------------------------------------
+
+/// What an entry heading says. Borrowed from the line; `Entry` owns copies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Heading<'a> {
+    date_text: &'a str,
+    date: Option<Date>,
+    session: &'a str,
+    title: Option<&'a str>,
+    status: Option<&'a str>,
+}
+
+/// Finds the separators of a heading's tail: (start, end) byte ranges including the spaces
+/// around them, outside parentheses.
+fn separators(text: &str, outside_parens: bool) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut found = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let at_top = !outside_parens || depth == 0;
+        // Em dash and en dash are U+2014 / U+2013: E2 80 94 / E2 80 93.
+        let dash_len = if b[i..].starts_with("—".as_bytes()) || b[i..].starts_with("–".as_bytes()) {
+            3
+        } else if c == b'-' && i > 0 && b[i - 1].is_ascii_whitespace() {
+            let n = if b.get(i + 1) == Some(&b'-') { 2 } else { 1 };
+            if b.get(i + n).is_some_and(u8::is_ascii_whitespace) { n } else { 0 }
+        } else {
+            0
+        };
+        if dash_len > 0 && at_top {
+            let mut start = i;
+            while start > 0 && b[start - 1].is_ascii_whitespace() {
+                start -= 1;
+            }
+            let mut end = i + dash_len;
+            while end < b.len() && b[end].is_ascii_whitespace() {
+                end += 1;
+            }
+            found.push((start, end));
+            i = end;
+            continue;
+        }
+        i += if dash_len > 0 { dash_len } else { 1 };
+    }
+    found
+}
+
+/// `—`, `–`, `-` or `--` at the start of `text`, returning what follows it (spaces trimmed).
+fn strip_leading_separator(text: &str) -> Option<&str> {
+    let rest = text
+        .strip_prefix('—')
+        .or_else(|| text.strip_prefix('–'))
+        .or_else(|| text.strip_prefix("--").filter(|r| r.starts_with(char::is_whitespace)))
+        .or_else(|| text.strip_prefix('-').filter(|r| r.starts_with(char::is_whitespace)))?;
+    Some(rest.trim_start())
+}
+
+/// Reads a line as an entry heading; `None` when it is not one (it is then a note).
+fn parse_heading(line: &str) -> Option<Heading<'_>> {
+    let t = strip_indent(line)?.strip_prefix("###")?;
+    if !(t.is_empty() || t.starts_with([' ', '\t'])) {
+        return None;
+    }
+    let t = t.trim();
+    let starts_with_digit = t.starts_with(|c: char| c.is_ascii_digit());
+    if !starts_with_digit {
+        // Without a leading date, only a heading that ends in a status word is an entry.
+        let seps = separators(t, true);
+        let &(_, last_end) = seps.last()?;
+        if matches!(Status::parse(&t[last_end..]), Status::Other(_)) {
+            return None;
+        }
+    }
+    // A heading without a leading date has an empty date text (and a diagnostic).
+    let date_end = if starts_with_digit {
+        t.find(|c: char| c.is_whitespace() || matches!(c, '—' | '–' | ':' | ',')).unwrap_or(t.len())
+    } else {
+        0
+    };
+    let date_text = &t[..date_end];
+    let mut rest = t[date_end..].trim_start();
+    rest = rest.strip_prefix([':', ',']).map(str::trim_start).unwrap_or(rest);
+    rest = strip_leading_separator(rest).unwrap_or(rest);
+    let mut seps = separators(rest, true);
+    if seps.is_empty() {
+        // Unbalanced parentheses in a title: fall back to every separator.
+        seps = separators(rest, false);
+    }
+    let (middle, status) = match seps.last() {
+        Some(&(s, e)) => (rest[..s].trim(), Some(rest[e..].trim()).filter(|s| !s.is_empty())),
+        None => (rest.trim(), None),
+    };
+    let session_end = middle.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(middle.len());
+    let session = &middle[..session_end];
+    let title = middle[session_end..].trim();
+    let title = match title.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        Some(inner) => inner.trim(),
+        None => title,
+    };
+    Some(Heading {
+        date_text,
+        date: Date::parse(date_text),
+        session,
+        title: Some(title).filter(|t| !t.is_empty()),
+        status,
+    })
+}
+
+fn canonical_heading(h: &Heading<'_>) -> Option<String> {
+    let date = h.date?;
+    let status = Status::parse(h.status?);
+    if h.session.is_empty() {
+        return None;
+    }
+    Some(match h.title {
+        Some(t) => format!("### {date} — {} ({t}) — {}", h.session, status.as_str()),
+        None => format!("### {date} — {} — {}", h.session, status.as_str()),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field lines
+// ---------------------------------------------------------------------------------------------
+
+/// Reads `- **Name**: value` (and the variants in the grammar): (name, value, kind).
+fn parse_field_line(line: &str) -> Option<(&str, &str, FieldKind)> {
+    let t = strip_indent(line)?;
+    let t = t.strip_prefix(['-', '*', '+'])?;
+    if !t.starts_with([' ', '\t']) {
+        return None;
+    }
+    let t = t.trim_start();
+    if let Some(bold) = t.strip_prefix("**") {
+        let close = bold.find("**")?;
+        let inner = &bold[..close];
+        let after = &bold[close + 2..];
+        let (name, value) = if let Some(v) = after.strip_prefix(':') {
+            (inner, v)
+        } else if let Some(name) = inner.strip_suffix(':') {
+            (name, after)
+        } else {
+            return None;
+        };
+        let name = name.trim();
+        if name.is_empty() || name.len() > 60 {
+            return None;
+        }
+        return Some((name, value.trim(), FieldKind::from_name(name)));
+    }
+    // A plain `Name: value` bullet is a field only for the names the companion knows; any
+    // other bullet with a colon is the reader's own list.
+    let colon = t.find(':')?;
+    let name = t[..colon].trim();
+    if name.len() > 20 {
+        return None;
+    }
+    match FieldKind::from_name(name) {
+        FieldKind::Unknown => None,
+        kind => Some((name, t[colon + 1..].trim(), kind)),
+    }
+}
+
+/// A non-blank line that Markdown would join to the list item above it.
+fn is_continuation(line: &str) -> bool {
+    if is_blank(line) {
+        return false;
+    }
+    let indented = line.starts_with("  ") || line.starts_with('\t');
+    if indented {
+        return true;
+    }
+    let t = line.trim_start();
+    let rule = t.len() >= 3 && t.bytes().all(|b| matches!(b, b'-' | b'*' | b'_' | b'=' | b' '));
+    let bullet = t.starts_with(['-', '*', '+']) && t[1..].starts_with([' ', '\t']) || matches!(t, "-" | "*" | "+");
+    !(rule || bullet || t.starts_with('#') || t.starts_with("```") || t.starts_with("~~~") || t.starts_with('>'))
+}
+
+/// Tracks fenced code blocks (```` ``` ```` or `~~~`), whose lines are never headings or fields:
+/// a reader may paste an entry into a fence to quote it.
+#[derive(Debug, Default, Clone, Copy)]
+struct Fence {
+    open: Option<(u8, usize)>,
+}
+
+impl Fence {
+    /// Feeds one line; true when the line is a fence line or inside a fence.
+    fn step(&mut self, line: &str) -> bool {
+        let fence_of = |line: &str| -> Option<(u8, usize)> {
+            let t = strip_indent(line)?;
+            let c = *t.as_bytes().first()?;
+            if c != b'`' && c != b'~' {
+                return None;
+            }
+            let n = t.bytes().take_while(|&b| b == c).count();
+            (n >= 3).then_some((c, n))
+        };
+        match (self.open, fence_of(line)) {
+            (None, Some(f)) => {
+                self.open = Some(f);
+                true
+            }
+            (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n && line.trim()[n2..].trim().is_empty() => {
+                self.open = None;
+                true
+            }
+            (open, _) => open.is_some(),
+        }
+    }
+}
+
+/// How one line of an entry reads.
+#[derive(Debug, Clone, Copy)]
+enum LineKind<'a> {
+    Heading,
+    Field { name: &'a str, value: &'a str, kind: FieldKind },
+    Continuation,
+    Other,
+}
+
+/// Classifies the lines of one entry's raw text (its first line is the heading).
+fn scan_entry(raw: &str, first_number: usize) -> impl Iterator<Item = (Line<'_>, LineKind<'_>)> {
+    let mut in_field = false;
+    let mut fence = Fence::default();
+    lines(raw, first_number).enumerate().map(move |(i, line)| {
+        let kind = if i == 0 {
+            LineKind::Heading
+        } else if fence.step(line.text) {
+            LineKind::Other
+        } else if let Some((name, value, kind)) = parse_field_line(line.text) {
+            LineKind::Field { name, value, kind }
+        } else if in_field && is_continuation(line.text) {
+            LineKind::Continuation
+        } else {
+            LineKind::Other
+        };
+        in_field = matches!(kind, LineKind::Field { .. } | LineKind::Continuation);
+        (line, kind)
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parse and print
+// ---------------------------------------------------------------------------------------------
+
+/// Parses a PROGRESS.md. Never fails: whatever cannot be read stays in the raw text, and the
+/// diagnostics say where.
+pub fn parse(text: &str) -> (ProgressLog, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    // (byte offset, line number) of each entry heading.
+    let mut starts: Vec<(usize, usize)> = Vec::new();
+    let mut offset = 0;
+    let mut fence = Fence::default();
+    let mut fence_line = 0;
+    for line in lines(text, 1) {
+        let was_open = fence.open.is_some();
+        let fenced = fence.step(line.text);
+        if !was_open && fence.open.is_some() {
+            fence_line = line.number;
+        }
+        if !fenced && line.text.trim_start().starts_with("###") && parse_heading(line.text).is_some() {
+            starts.push((offset, line.number));
+        }
+        offset += line.text.len() + line.eol.len();
+    }
+    if let Some((_, _)) = fence.open {
+        diags.push(Diagnostic::new(
+            FILE,
+            fence_line,
+            "this code fence is never closed, so nothing after it is read as an entry; close it with a matching fence line",
+        ));
+    }
+    let preamble_end = starts.first().map_or(text.len(), |s| s.0);
+    let mut entries = Vec::with_capacity(starts.len());
+    for (i, &(start, number)) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map_or(text.len(), |s| s.0);
+        entries.push(parse_entry(&text[start..end], number, &mut diags));
+    }
+    check_duplicates(&entries, &mut diags);
+    (ProgressLog { preamble: text[..preamble_end].to_string(), entries }, diags)
+}
+
+fn parse_entry(raw: &str, number: usize, diags: &mut Vec<Diagnostic>) -> Entry {
+    let mut fields: Vec<Field> = Vec::new();
+    let mut heading = None;
+    for (line, kind) in scan_entry(raw, number) {
+        match kind {
+            LineKind::Heading => heading = parse_heading(line.text),
+            LineKind::Field { name, value, kind } => fields.push(Field {
+                kind,
+                name: name.to_string(),
+                value: value.to_string(),
+                line: line.number,
+                last_line: line.number,
+            }),
+            LineKind::Continuation => {
+                if let Some(f) = fields.last_mut() {
+                    let more = line.text.trim();
+                    if !f.value.is_empty() {
+                        f.value.push(' ');
+                    }
+                    f.value.push_str(more);
+                    f.last_line = line.number;
+                }
+            }
+            LineKind::Other => {}
+        }
+    }
+    let h = heading.expect("an entry's first line is its heading");
+    if h.date_text.is_empty() {
+        diags.push(Diagnostic::new(FILE, number, "entry heading has no date; start it with the session's date, like `### 2026-07-22 —`"));
+    } else if h.date.is_none() {
+        diags.push(Diagnostic::new(
+            FILE,
+            number,
+            format!("entry date `{}` is not a date like 2026-07-22; fix it so the entry sorts and merges by date", h.date_text),
+        ));
+    }
+    if h.session.is_empty() {
+        diags.push(Diagnostic::new(FILE, number, "entry heading names no session; write it after the date, like `— S1.3 (title) —`"));
+    }
+    let status = h.status.map(Status::parse);
+    match &status {
+        None => diags.push(Diagnostic::new(FILE, number, "entry heading has no status; end it with `— DONE` or `— PARTIAL`")),
+        Some(Status::Other(s)) => diags.push(Diagnostic::new(
+            FILE,
+            number,
+            format!("entry status `{s}` is not DONE, PARTIAL or SKIPPED; the companion reads it as unfinished"),
+        )),
+        Some(_) => {}
+    }
+    let first = |kind: FieldKind| fields.iter().find(|f| f.kind == kind).map(|f| f.value.as_str());
+    let built = first(FieldKind::Built).map(str::to_string);
+    let done_when = first(FieldKind::DoneWhen).map(DoneWhen::parse);
+    let sticking_point = first(FieldKind::StickingPoint).map(StickingPoint::parse);
+    let next = first(FieldKind::Next).map(Next::parse);
+    for (i, f) in fields.iter().enumerate() {
+        if f.kind != FieldKind::Unknown && fields[..i].iter().any(|g| g.kind == f.kind) {
+            diags.push(Diagnostic::new(
+                FILE,
+                f.line,
+                format!("second `{}` field in this entry; the companion reads only the first, merge them into one", f.name),
+            ));
+        }
+    }
+    Entry {
+        raw: raw.to_string(),
+        line: number,
+        date: h.date,
+        date_text: h.date_text.to_string(),
+        session: h.session.to_string(),
+        title: h.title.map(str::to_string),
+        status,
+        fields,
+        built,
+        done_when,
+        sticking_point,
+        next,
+    }
+}
+
+fn check_duplicates(entries: &[Entry], diags: &mut Vec<Diagnostic>) {
+    // Hash maps keep this linear even when thousands of entries share a key. Texts are only
+    // normalised for entries whose key repeats, which is rare, so parsing stays cheap.
+    fn key(e: &Entry) -> (Option<Date>, &str, &str, &str) {
+        let date_text = if e.date.is_some() { "" } else { e.date_text.as_str() };
+        (e.date, date_text, e.session.as_str(), e.status.as_ref().map_or("", Status::as_str))
+    }
+    let mut first_with_key: HashMap<_, usize> = HashMap::with_capacity(entries.len());
+    let mut texts: HashMap<String, usize> = HashMap::new();
+    let mut normalized_done = vec![false; entries.len()];
+    for (i, e) in entries.iter().enumerate() {
+        let j = *first_with_key.entry(key(e)).or_insert(i);
+        if j == i {
+            continue;
+        }
+        if !normalized_done[j] {
+            normalized_done[j] = true;
+            texts.entry(normalized(&entries[j].raw)).or_insert(entries[j].line);
+        }
+        normalized_done[i] = true;
+        match texts.entry(normalized(&e.raw)) {
+            std::collections::hash_map::Entry::Occupied(first) => diags.push(Diagnostic::new(
+                FILE,
+                e.line,
+                format!("this entry repeats the one at line {}; delete one copy", first.get()),
+            )),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(e.line);
+            }
+        }
+    }
+}
+
+/// An entry's text for comparisons: line endings and trailing spaces dropped, trailing blank
+/// lines dropped.
+pub(crate) fn normalized(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for line in lines(raw, 1) {
+        out.push_str(line.text.trim_end());
+        out.push('\n');
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}
+
+/// Prints a log: the preamble, then every entry's raw text. Gives back the parsed bytes.
+pub fn print(log: &ProgressLog) -> String {
+    let len = log.preamble.len() + log.entries.iter().map(|e| e.raw.len()).sum::<usize>();
+    let mut out = String::with_capacity(len);
+    out.push_str(&log.preamble);
+    for e in &log.entries {
+        out.push_str(&e.raw);
+    }
+    out
+}
+
+/// Parse then print: what the benchmark measures (and always equal to its input).
+pub fn roundtrip(text: &str) -> String {
+    print(&parse(text).0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Append
+// ---------------------------------------------------------------------------------------------
+
+/// Appends a new canonical entry to a log's text, separated by one blank line and using the
+/// file's line ending (CRLF stays CRLF).
+pub fn append(log_text: &str, entry: &NewEntry) -> String {
+    let eol = dominant_eol(log_text);
+    let mut out = String::with_capacity(log_text.len() + 512);
+    out.push_str(log_text);
+    if !log_text.is_empty() {
+        if !log_text.ends_with('\n') {
+            out.push_str(eol);
+        }
+        let last_blank = lines(log_text, 1).last().is_some_and(|l| is_blank(l.text));
+        if !last_blank {
+            out.push_str(eol);
+        }
+    }
+    let text = entry.to_text();
+    if eol == "\n" {
+        out.push_str(&text);
+    } else {
+        out.push_str(&text.replace('\n', eol));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// fmt
+// ---------------------------------------------------------------------------------------------
+
+fn canonical_value(kind: FieldKind, value: &str) -> String {
+    match kind {
+        FieldKind::DoneWhen => DoneWhen::parse(value).canonical(),
+        FieldKind::StickingPoint => StickingPoint::parse(value).canonical(),
+        FieldKind::Next => Next::parse(value).canonical(),
+        FieldKind::Built | FieldKind::Unknown => value.to_string(),
+    }
+}
+
+fn rank(kind: FieldKind) -> u8 {
+    match kind {
+        FieldKind::Built => 0,
+        FieldKind::DoneWhen => 1,
+        FieldKind::StickingPoint => 2,
+        FieldKind::Next => 3,
+        FieldKind::Unknown => 4,
+    }
+}
+
+/// The canonical form of one entry: heading separators and status word, `- **Name**: ` bullets
+/// with known names spelled canonically, ✅/❌ marks at the end, `(ladder rung N)`, `S1.4 — why`,
+/// known fields in canonical order within each run of fields. Notes, continuation lines and
+/// a heading it cannot read fully are kept as written. Every line ends with a line ending
+/// (`eol` where the line had none).
+pub fn fmt_entry<'a>(entry: &'a Entry, eol: &'a str) -> String {
+    /// A field bullet with its continuation lines, printed when its run of fields ends.
+    struct Group<'a> {
+        kind: FieldKind,
+        name: &'a str,
+        value: &'a str,
+        eol: &'a str,
+        continuation: String,
+    }
+    let flush = |run: &mut Vec<Group<'_>>, out: &mut String| {
+        run.sort_by_key(|g| rank(g.kind));
+        for g in run.drain(..) {
+            let name = g.kind.canonical_name().unwrap_or(g.name);
+            // A value spread over several lines is read joined; rewriting only its first line
+            // could change what the joined value means, so it keeps its text.
+            if g.continuation.is_empty() {
+                push_field(out, name, &canonical_value(g.kind, g.value));
+            } else {
+                push_field(out, name, g.value);
+            }
+            out.push_str(g.eol);
+            out.push_str(&g.continuation);
+        }
+    };
+    let line_eol = |l: &Line<'a>| -> &'a str { if l.eol.is_empty() { eol } else { l.eol } };
+    let mut out = String::with_capacity(entry.raw.len() + 16);
+    let mut run: Vec<Group<'a>> = Vec::new();
+    for (line, kind) in scan_entry(&entry.raw, entry.line) {
+        match kind {
+            LineKind::Heading => {
+                let h = parse_heading(line.text).expect("an entry's first line is its heading");
+                match canonical_heading(&h) {
+                    Some(c) => out.push_str(&c),
+                    None => out.push_str(line.text),
+                }
+                out.push_str(line_eol(&line));
+            }
+            LineKind::Field { name, value, kind } => {
+                run.push(Group { kind, name, value, eol: line_eol(&line), continuation: String::new() });
+            }
+            LineKind::Continuation => {
+                if let Some(g) = run.last_mut() {
+                    g.continuation.push_str(line.text);
+                    g.continuation.push_str(line_eol(&line));
+                }
+            }
+            LineKind::Other => {
+                flush(&mut run, &mut out);
+                out.push_str(line.text);
+                out.push_str(line_eol(&line));
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// Canonicalises every entry of a log, keeping the preamble and every note. Idempotent.
+pub fn fmt(text: &str) -> String {
+    let eol = dominant_eol(text);
+    let (log, _) = parse(text);
+    let mut out = String::with_capacity(text.len() + 64);
+    out.push_str(&log.preamble);
+    for e in &log.entries {
+        out.push_str(&fmt_entry(e, eol));
+    }
+    out
+}
+
+/// One diagnostic per entry that `fmt` would change, at the entry's heading, naming the first
+/// line that would change.
+pub fn check_canonical(text: &str) -> Vec<Diagnostic> {
+    let eol = dominant_eol(text);
+    let (log, _) = parse(text);
+    let mut diags = Vec::new();
+    for e in &log.entries {
+        let canonical = fmt_entry(e, eol);
+        if canonical != e.raw {
+            let mut message = format!("entry {} is not in canonical form", e.key());
+            let first_diff = lines(&e.raw, e.line)
+                .zip(lines(&canonical, e.line))
+                .find(|(a, b)| a.text != b.text || a.eol != b.eol);
+            if let Some((was, now)) = first_diff {
+                message.push_str(&format!("; line {} would become `{}`", was.number, now.text));
+            }
+            message.push_str("; run `bookside fmt` to rewrite it");
+            diags.push(Diagnostic::new(FILE, e.line, message));
+        }
+    }
+    diags
+}
+
+// ---------------------------------------------------------------------------------------------
+// A generated log, for benchmarks and tests
+// ---------------------------------------------------------------------------------------------
+
+/// A deterministic log of `n` varied entries (the benchmark parses and prints 10,000 of them).
+#[doc(hidden)]
+pub fn sample_log(n: usize) -> String {
+    let mut out = String::from("# Progress\n\nMy log for the book. Hand-edited notes are welcome.\n\n");
+    for i in 0..n {
+        let day = Date::new(2026 + (i / 336) as u16, (i / 28 % 12) as u8 + 1, (i % 28) as u8 + 1)
+            .expect("days 1..=28 exist in every month");
+        let status = if i % 3 == 2 { Status::Partial } else { Status::Done };
+        let e = NewEntry {
+            date: day,
+            session: format!("S{}.{}", i / 10 % 9 + 1, i % 10 + 1),
+            title: format!("session {i} of the book — part {}", i % 7),
+            status,
+            built: format!("chose n_kv_heads={} (GQA); cache {}.{} MB @ batch 8 x 512", i % 8 + 1, i % 9, i % 7),
+            done_when: if i % 5 == 0 {
+                DoneWhen::quiz((i % 10) as u32, 10, i % 10 >= 7)
+            } else {
+                DoneWhen::test(&format!("test_m{:02}_step.py", i % 40), if i % 3 == 2 { Mark::Fail } else { Mark::Pass })
+            },
+            sticking_point: StickingPoint { text: format!("per-head vs per-layer sizing, take {i}"), rung: Some((i % 4) as u8 + 1) },
+            next: Next { session: Some(format!("S{}.{}", i / 10 % 9 + 1, i % 10 + 2)), why: "dense vs MoE, decided with numbers".into() },
+        };
+        out.push_str(&e.to_text());
+        if i % 4 == 1 {
+            out.push_str("\nA note between entries: re-read `ch03.md#what-the-cache-stores`.\n");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_validated() {
+        assert_eq!(Date::parse("2024-02-29"), Date::new(2024, 2, 29));
+        assert!(Date::parse("2024-02-29").is_some());
+        assert_eq!(Date::parse("2026-02-29"), None);
+        assert_eq!(Date::parse("2026-7-22"), None);
+        assert_eq!(Date::parse("2026-13-01"), None);
+        assert_eq!(Date::parse("２026-07-22"), None);
+    }
+
+    #[test]
+    fn session_ids() {
+        assert!(looks_like_session_id("S1.4"));
+        assert!(looks_like_session_id("M2"));
+        assert!(!looks_like_session_id("finish"));
+        assert!(!looks_like_session_id("S"));
+        assert!(!looks_like_session_id("s1.4"));
+    }
+}
