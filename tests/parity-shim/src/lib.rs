@@ -1,0 +1,90 @@
+//! The parity shim: core behind a byte-in, byte-out ABI with no JS glue.
+//!
+//! One function, [`call`], turns a JSON [`Request`] into the text of core's answer. The parity
+//! test links this crate natively and also loads its `wasm32-unknown-unknown` build under wasmer,
+//! sends both the same request bytes and compares the answers byte for byte. Because both sides
+//! run this very function, any difference comes from how core itself behaves on the two targets
+//! (float formatting, hash-map order, `usize` width, ...), never from two serialisers.
+//!
+//! Answers are core's values printed with `{:#?}`: every domain type derives `Debug`, and Debug
+//! output shows every field, so it is the strictest comparison available without making core
+//! derive serde outside `wire`.
+//!
+//! The wasm ABI (see [`ffi`]): `bookside_alloc(len) -> ptr`, `bookside_free(ptr, len)` and
+//! `bookside_call(ptr, len) -> u64`, whose result packs the answer's pointer in the high 32 bits
+//! and its length in the low 32 bits. The host frees the answer with `bookside_free`.
+
+use bookside_core::wire::BookBundle;
+use serde::Deserialize;
+
+/// One golden vector: which core function to run and on what.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    /// `book::load` over a whole bundle: title and table of contents.
+    BookLoad { bundle: BookBundle },
+    /// `book::parse_summary` over one SUMMARY.md text.
+    ParseSummary { text: String },
+}
+
+/// Runs `request` (JSON bytes of a [`Request`]) through core and returns the answer's text.
+///
+/// Never panics on a bad request: it answers `request error: ...` so both sides agree on that too.
+pub fn call(request: &[u8]) -> Vec<u8> {
+    match serde_json::from_slice::<Request>(request) {
+        Ok(request) => answer(&request).into_bytes(),
+        Err(err) => format!("request error: {err}").into_bytes(),
+    }
+}
+
+fn answer(request: &Request) -> String {
+    match request {
+        Request::BookLoad { bundle } => format!("{:#?}", bookside_core::book::load(bundle)),
+        Request::ParseSummary { text } => format!("{:#?}", bookside_core::book::parse_summary(text)),
+    }
+}
+
+/// The exported functions of the `.wasm`. Only compiled for wasm32: natively the test calls
+/// [`call`] directly.
+#[cfg(target_arch = "wasm32")]
+#[allow(unsafe_code)] // An ABI over raw linear memory cannot be written without it.
+pub mod ffi {
+    use std::alloc::{Layout, alloc, dealloc};
+
+    // A zero-sized allocation is not allowed, so every buffer is at least one byte long.
+    fn layout(len: usize) -> Layout {
+        Layout::array::<u8>(len.max(1)).expect("a wasm32 buffer fits in isize")
+    }
+
+    /// Reserves `len` bytes for the host to write a request into.
+    #[unsafe(no_mangle)]
+    pub extern "C" fn bookside_alloc(len: usize) -> *mut u8 {
+        // SAFETY: the layout has a non-zero size.
+        unsafe { alloc(layout(len)) }
+    }
+
+    /// Frees a buffer from `bookside_alloc` or an answer from `bookside_call`.
+    ///
+    /// # Safety
+    /// `ptr` must come from `bookside_alloc(len)` or be an answer of length `len`, freed once.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn bookside_free(ptr: *mut u8, len: usize) {
+        // SAFETY: guaranteed by the caller, and both producers use `layout(len)`.
+        unsafe { dealloc(ptr, layout(len)) }
+    }
+
+    /// Runs one request; returns `(answer_ptr << 32) | answer_len`.
+    ///
+    /// # Safety
+    /// `ptr..ptr + len` must be initialised memory the host wrote, e.g. from `bookside_alloc`.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn bookside_call(ptr: *const u8, len: usize) -> u64 {
+        // SAFETY: guaranteed by the caller.
+        let request = unsafe { std::slice::from_raw_parts(ptr, len) };
+        let answer = super::call(request);
+        let out = bookside_alloc(answer.len());
+        // SAFETY: `out` holds at least `answer.len()` bytes and cannot overlap `answer`.
+        unsafe { std::ptr::copy_nonoverlapping(answer.as_ptr(), out, answer.len()) };
+        ((out as u64) << 32) | answer.len() as u64
+    }
+}
