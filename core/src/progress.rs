@@ -22,13 +22,15 @@
 //! continuation = a non-blank line right after a field or continuation that is not a bullet,
 //!                a heading, a fence or a rule (Markdown's lazy continuation); its text joins
 //!                the field's value
-//! note     = anything else (kept with the entry it follows, never interpreted)
+//! note     = anything else, including lines in a code fence that closes within the entry
+//!            (kept with the entry it follows, never interpreted)
 //! ```
 //!
 //! A `###` heading is an entry heading when its text starts with a digit, or when it has a
 //! separator and ends in a status word. A heading that looks like an entry but whose date is not
 //! `YYYY-MM-DD` is still an entry (so it is never lost) and gets a diagnostic. Other headings are
-//! notes.
+//! notes. Whether a line is an entry heading depends on that line alone, even inside a code
+//! fence: then no other line (and no merge or fmt that moves lines) can hide an entry.
 //!
 //! Known fields (names compared without case, spaces or dashes): Built, Done-when, Sticking
 //! point, Next. Any other bold field name is an unknown field, kept and exposed.
@@ -746,37 +748,58 @@ fn is_continuation(line: &str) -> bool {
     !(rule || bullet || t.starts_with('#') || t.starts_with("```") || t.starts_with("~~~") || t.starts_with('>'))
 }
 
-/// Tracks fenced code blocks (```` ``` ```` or `~~~`), whose lines are never headings or fields:
-/// a reader may paste an entry into a fence to quote it.
-#[derive(Debug, Default, Clone, Copy)]
-struct Fence {
-    open: Option<(u8, usize)>,
-}
-
-impl Fence {
-    /// Feeds one line; true when the line is a fence line or inside a fence.
-    fn step(&mut self, line: &str) -> bool {
-        let fence_of = |line: &str| -> Option<(u8, usize)> {
-            let t = strip_indent(line)?;
-            let c = *t.as_bytes().first()?;
-            if c != b'`' && c != b'~' {
-                return None;
-            }
-            let n = t.bytes().take_while(|&b| b == c).count();
-            (n >= 3).then_some((c, n))
-        };
-        match (self.open, fence_of(line)) {
-            (None, Some(f)) => {
-                self.open = Some(f);
-                true
-            }
-            (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n && line.trim()[n2..].trim().is_empty() => {
-                self.open = None;
-                true
-            }
-            (open, _) => open.is_some(),
+/// Which lines of an entry sit in a fenced code block (```` ``` ```` or `~~~`, fence lines
+/// included): their text is quoted, never a field. A fence that is not closed within the entry
+/// is not a fence, so a stray ```` ``` ```` cannot hide the fields after it.
+///
+/// Linear: a suffix maximum of closing-fence lengths per fence character answers "is this
+/// opener ever closed?" in O(1).
+fn fence_mask(texts: &[&str]) -> Vec<bool> {
+    // (fence char, run length, nothing else on the line) for fence lines.
+    let fence_of = |line: &str| -> Option<(u8, usize, bool)> {
+        let t = strip_indent(line)?;
+        let c = *t.as_bytes().first()?;
+        if c != b'`' && c != b'~' {
+            return None;
         }
+        let n = t.bytes().take_while(|&b| b == c).count();
+        (n >= 3).then(|| (c, n, t[n..].trim().is_empty()))
+    };
+    let fences: Vec<_> = texts.iter().map(|t| fence_of(t)).collect();
+    let mut mask = vec![false; texts.len()];
+    if fences.iter().all(Option::is_none) {
+        return mask;
     }
+    // longest_close[i] = (longest bare ``` run, longest bare ~~~ run) at or after line i.
+    let mut longest_close = vec![(0usize, 0usize); texts.len() + 1];
+    for i in (0..texts.len()).rev() {
+        let (mut bt, mut tl) = longest_close[i + 1];
+        if let Some((c, n, true)) = fences[i] {
+            if c == b'`' { bt = bt.max(n) } else { tl = tl.max(n) }
+        }
+        longest_close[i] = (bt, tl);
+    }
+    let mut i = 0;
+    while i < texts.len() {
+        if let Some((c, n, _)) = fences[i] {
+            let (bt, tl) = longest_close[i + 1];
+            if (if c == b'`' { bt } else { tl }) >= n {
+                mask[i] = true;
+                i += 1;
+                while i < texts.len() {
+                    mask[i] = true;
+                    let closes = matches!(fences[i], Some((c2, n2, true)) if c2 == c && n2 >= n);
+                    i += 1;
+                    if closes {
+                        break;
+                    }
+                }
+                continue;
+            }
+        }
+        i += 1;
+    }
+    mask
 }
 
 /// How one line of an entry reads.
@@ -790,12 +813,14 @@ enum LineKind<'a> {
 
 /// Classifies the lines of one entry's raw text (its first line is the heading).
 fn scan_entry(raw: &str, first_number: usize) -> impl Iterator<Item = (Line<'_>, LineKind<'_>)> {
+    let all: Vec<Line<'_>> = lines(raw, first_number).collect();
+    let texts: Vec<&str> = all.iter().map(|l| l.text).collect();
+    let fenced = fence_mask(&texts);
     let mut in_field = false;
-    let mut fence = Fence::default();
-    lines(raw, first_number).enumerate().map(move |(i, line)| {
+    all.into_iter().zip(fenced).enumerate().map(move |(i, (line, fenced))| {
         let kind = if i == 0 {
             LineKind::Heading
-        } else if fence.step(line.text) {
+        } else if fenced {
             LineKind::Other
         } else if let Some((name, value, kind)) = parse_field_line(line.text) {
             LineKind::Field { name, value, kind }
@@ -820,25 +845,13 @@ pub fn parse(text: &str) -> (ProgressLog, Vec<Diagnostic>) {
     // (byte offset, line number) of each entry heading.
     let mut starts: Vec<(usize, usize)> = Vec::new();
     let mut offset = 0;
-    let mut fence = Fence::default();
-    let mut fence_line = 0;
+    // A heading is recognised by its own line alone (even inside a code fence), so no earlier
+    // line, and no merge or fmt, can hide an entry or make one appear.
     for line in lines(text, 1) {
-        let was_open = fence.open.is_some();
-        let fenced = fence.step(line.text);
-        if !was_open && fence.open.is_some() {
-            fence_line = line.number;
-        }
-        if !fenced && line.text.trim_start().starts_with("###") && parse_heading(line.text).is_some() {
+        if line.text.trim_start().starts_with("###") && parse_heading(line.text).is_some() {
             starts.push((offset, line.number));
         }
         offset += line.text.len() + line.eol.len();
-    }
-    if let Some((_, _)) = fence.open {
-        diags.push(Diagnostic::new(
-            FILE,
-            fence_line,
-            "this code fence is never closed, so nothing after it is read as an entry; close it with a matching fence line",
-        ));
     }
     let preamble_end = starts.first().map_or(text.len(), |s| s.0);
     let mut entries = Vec::with_capacity(starts.len());
