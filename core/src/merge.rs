@@ -117,6 +117,10 @@ fn end_line(text: &mut String, eol: &str) {
         if text.ends_with('\r') {
             text.pop();
         }
+        // The same rule as `with_eol`: under LF endings, trailing CRs would read back as CRLF.
+        if eol == "\n" {
+            text.truncate(text.trim_end_matches('\r').len());
+        }
         text.push_str(eol);
     }
 }
