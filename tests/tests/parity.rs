@@ -3,81 +3,14 @@
 //!
 //! Both sides run `bookside_parity_shim::call` (natively linked, and inside the `.wasm`), so
 //! the request and answer formats are shared and any difference is core's own behaviour on the
-//! two targets. The `.wasm` comes from `BOOKSIDE_PARITY_WASM` when set; otherwise this test
-//! builds it with cargo into `target/parity` (a separate target dir, so it never waits on the
-//! lock of the cargo that runs this test). Cargo's freshness check makes that a no-op when core
-//! has not changed, and means the test never runs a stale `.wasm`.
+//! two targets. Where the `.wasm` comes from: see `wasm_shim::wasm_path`.
 
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::OnceLock;
+mod wasm_shim;
 
 use bookside_core::wire::BookBundle;
-use bookside_tests::{book_dir, root};
+use bookside_tests::book_dir;
 use serde_json::json;
-use wasmer::{Instance, Memory, Module, Store, TypedFunction, imports};
-
-/// The shim's `.wasm`: from `BOOKSIDE_PARITY_WASM`, or freshly built once per test process.
-fn wasm_path() -> &'static PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        if let Some(path) = std::env::var_os("BOOKSIDE_PARITY_WASM") {
-            return PathBuf::from(path);
-        }
-        let target_dir = root().join("target/parity");
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "--package", "bookside-parity-shim", "--target", "wasm32-unknown-unknown", "--release"])
-            .arg("--target-dir")
-            .arg(&target_dir)
-            .current_dir(root())
-            .status()
-            .expect("cannot run cargo to build the parity shim");
-        assert!(status.success(), "building the parity shim for wasm32 failed: run `rustup target add wasm32-unknown-unknown`, or set BOOKSIDE_PARITY_WASM");
-        target_dir.join("wasm32-unknown-unknown/release/bookside_parity_shim.wasm")
-    })
-}
-
-/// One instance of the shim under wasmer.
-struct Wasm {
-    store: Store,
-    memory: Memory,
-    alloc: TypedFunction<u32, u32>,
-    free: TypedFunction<(u32, u32), ()>,
-    call: TypedFunction<(u32, u32), u64>,
-}
-
-impl Wasm {
-    fn load() -> Wasm {
-        let path = wasm_path();
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        let mut store = Store::default();
-        let module = Module::new(&store, bytes).expect("wasmer cannot compile the shim");
-        // The shim imports nothing: core does no I/O, and no JS glue is generated.
-        let instance = Instance::new(&mut store, &module, &imports! {}).expect("the shim must instantiate with no imports");
-        let exports = &instance.exports;
-        Wasm {
-            memory: exports.get_memory("memory").expect("memory export").clone(),
-            alloc: exports.get_typed_function(&store, "bookside_alloc").expect("bookside_alloc export"),
-            free: exports.get_typed_function(&store, "bookside_free").expect("bookside_free export"),
-            call: exports.get_typed_function(&store, "bookside_call").expect("bookside_call export"),
-            store,
-        }
-    }
-
-    fn call(&mut self, request: &[u8]) -> Vec<u8> {
-        let len = u32::try_from(request.len()).expect("a request fits in wasm32 memory");
-        let ptr = self.alloc.call(&mut self.store, len).expect("bookside_alloc trapped");
-        self.memory.view(&self.store).write(u64::from(ptr), request).expect("request written into wasm memory");
-        let packed = self.call.call(&mut self.store, ptr, len).unwrap_or_else(|e| panic!("core trapped inside wasm: {e}"));
-        self.free.call(&mut self.store, ptr, len).expect("bookside_free trapped");
-        let (out_ptr, out_len) = ((packed >> 32) as u32, packed as u32);
-        let mut answer = vec![0; out_len as usize];
-        self.memory.view(&self.store).read(u64::from(out_ptr), &mut answer).expect("answer read from wasm memory");
-        self.free.call(&mut self.store, out_ptr, out_len).expect("bookside_free trapped");
-        answer
-    }
-}
+use wasm_shim::Wasm;
 
 /// Runs every `(name, request)` natively and in wasm and fails on the first vector that
 /// differs, showing the first differing line. Returns the native answers for further checks.
@@ -143,11 +76,14 @@ fn book_loads_the_same_in_wasm() {
     let bundle = real_book();
     let summary = bundle.get("src/SUMMARY.md").unwrap().to_owned();
     let hand_edited = "# Summary\r\n\r\n[Intro](intro.md)\r\n\r\n- [Ünïcode — title](a/b.md)\r\n    * [Deep](a/deep.md)\r\n-[broken](x.md\r\n";
+    // Twenty chapters: an order that depends on a hash seed cannot match by luck.
+    let long: String = (1..=20).map(|i| format!("{}- [Chapter {i}](ch{i:02}.md)\n", "  ".repeat(i % 3))).collect();
     let answers = check_parity(&[
         ("book::load(book/)", json!({ "op": "book_load", "bundle": bundle })),
         ("book::load(empty)", json!({ "op": "book_load", "bundle": { "files": {} } })),
         ("parse_summary(book/)", json!({ "op": "parse_summary", "text": summary })),
         ("parse_summary(hand-edited)", json!({ "op": "parse_summary", "text": hand_edited })),
+        ("parse_summary(20 chapters)", json!({ "op": "parse_summary", "text": long })),
     ]);
     // Parity of two empty answers would prove nothing: the real book must show its chapters.
     let title = std::fs::read_to_string(book_dir().join("book.toml")).unwrap();
@@ -164,4 +100,42 @@ fn malformed_requests_are_answered_alike() {
     let native = bookside_parity_shim::call(request);
     assert!(native.starts_with(b"request error"));
     assert_eq!(native, wasm.call(request));
+}
+
+/// The progress helper's fixtures, read from disk so new fixtures join the vectors by themselves.
+fn progress_fixtures() -> Vec<(String, String)> {
+    let dir = bookside_tests::root().join("core/tests/fixtures/log");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.map(|e| e.expect("readable fixture folder").path()).filter(|p| p.extension().is_some_and(|e| e == "md")).collect())
+        .unwrap_or_default();
+    files.sort();
+    files.into_iter().map(|p| (p.display().to_string(), std::fs::read_to_string(&p).expect("fixtures are UTF-8"))).collect()
+}
+
+#[test]
+fn progress_parses_prints_and_formats_the_same_in_wasm() {
+    let hand = "preamble\r\n\r\n### 2026-07-21 - s1.2 (Attention) - partial  \r\n* **Sticking point**: masking (rung 3)\r\n\
+                * **Done when**: test_m01.py \u{2717}\r\n* **Mood**: \u{1F600}\r\n### 2026-13-40 \u{2014} S9 \u{2014} ???\r\nno final newline";
+    let mut inputs = progress_fixtures();
+    assert!(!inputs.is_empty(), "core/tests/fixtures/log/*.md should exist");
+    inputs.push(("hand-edited CRLF".into(), hand.into()));
+    inputs.push(("empty".into(), String::new()));
+    inputs.push(("sample_log(50)".into(), bookside_core::progress::sample_log(50)));
+    let vectors: Vec<(String, serde_json::Value)> =
+        inputs.iter().map(|(name, text)| (format!("progress({name})"), json!({ "op": "progress", "text": text }))).collect();
+    let vectors: Vec<(&str, serde_json::Value)> = vectors.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+    let answers = check_parity(&vectors);
+    for ((name, text), answer) in inputs.iter().zip(&answers) {
+        // The printed section must be the input itself: a parity of two lossy prints is no proof.
+        let printed = answer.split("\n--- print\n").nth(1).and_then(|rest| rest.split("\n--- fmt\n").next());
+        assert_eq!(printed, Some(text.as_str()), "{name}: print(parse(s)) != s");
+    }
+
+    // The generator itself, and the raw roundtrip export the benchmark times.
+    check_parity(&[("sample_log(300)", json!({ "op": "progress_sample", "n": 300 }))]);
+    let big = bookside_core::progress::sample_log(2_000);
+    let mut wasm = Wasm::load();
+    let in_wasm = wasm.progress_roundtrip(big.as_bytes());
+    assert!(in_wasm == bookside_parity_shim::progress_roundtrip(big.as_bytes()), "raw roundtrip differs between native and wasm32");
+    assert!(in_wasm == big.as_bytes(), "raw roundtrip lost bytes");
 }

@@ -13,6 +13,8 @@
 //! The wasm ABI (see [`ffi`]): `bookside_alloc(len) -> ptr`, `bookside_free(ptr, len)` and
 //! `bookside_call(ptr, len) -> u64`, whose result packs the answer's pointer in the high 32 bits
 //! and its length in the low 32 bits. The host frees the answer with `bookside_free`.
+//! `bookside_progress_roundtrip` has the same convention and takes raw PROGRESS.md bytes, so the
+//! benchmark can time parse+print in wasm without JSON around it.
 
 use bookside_core::wire::BookBundle;
 use serde::Deserialize;
@@ -25,6 +27,11 @@ pub enum Request {
     BookLoad { bundle: BookBundle },
     /// `book::parse_summary` over one SUMMARY.md text.
     ParseSummary { text: String },
+    /// PROGRESS.md: the parsed model and diagnostics, the printed text, `fmt`, and the
+    /// canonical-form check, in one answer.
+    Progress { text: String },
+    /// `progress::sample_log(n)`: the generated log the benchmark uses.
+    ProgressSample { n: usize },
 }
 
 /// Runs `request` (JSON bytes of a [`Request`]) through core and returns the answer's text.
@@ -41,7 +48,22 @@ fn answer(request: &Request) -> String {
     match request {
         Request::BookLoad { bundle } => format!("{:#?}", bookside_core::book::load(bundle)),
         Request::ParseSummary { text } => format!("{:#?}", bookside_core::book::parse_summary(text)),
+        Request::Progress { text } => {
+            use bookside_core::progress;
+            let parsed = progress::parse(text);
+            let printed = progress::print(&parsed.0);
+            let formatted = progress::fmt(text);
+            let check = progress::check_canonical(text);
+            format!("{parsed:#?}\n--- print\n{printed}\n--- fmt\n{formatted}\n--- check_canonical\n{check:#?}")
+        }
+        Request::ProgressSample { n } => bookside_core::progress::sample_log(*n),
     }
+}
+
+/// PROGRESS.md parse then print, bytes in and out with no JSON around them: what the benchmark
+/// times natively and in wasm (`bookside_progress_roundtrip`). Invalid UTF-8 answers empty.
+pub fn progress_roundtrip(text: &[u8]) -> Vec<u8> {
+    std::str::from_utf8(text).map(|t| bookside_core::progress::roundtrip(t).into_bytes()).unwrap_or_default()
 }
 
 /// The exported functions of the `.wasm`. Only compiled for wasm32: natively the test calls
@@ -80,8 +102,27 @@ pub mod ffi {
     #[unsafe(no_mangle)]
     pub unsafe extern "C" fn bookside_call(ptr: *const u8, len: usize) -> u64 {
         // SAFETY: guaranteed by the caller.
+        unsafe { respond(ptr, len, super::call) }
+    }
+
+    /// [`super::progress_roundtrip`] with the same calling convention as `bookside_call`.
+    ///
+    /// # Safety
+    /// As for `bookside_call`.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn bookside_progress_roundtrip(ptr: *const u8, len: usize) -> u64 {
+        // SAFETY: guaranteed by the caller.
+        unsafe { respond(ptr, len, super::progress_roundtrip) }
+    }
+
+    /// Runs `f` over the request bytes and hands back the answer in a fresh buffer.
+    ///
+    /// # Safety
+    /// `ptr..ptr + len` must be initialised memory.
+    unsafe fn respond(ptr: *const u8, len: usize, f: fn(&[u8]) -> Vec<u8>) -> u64 {
+        // SAFETY: guaranteed by the caller.
         let request = unsafe { std::slice::from_raw_parts(ptr, len) };
-        let answer = super::call(request);
+        let answer = f(request);
         let out = bookside_alloc(answer.len());
         // SAFETY: `out` holds at least `answer.len()` bytes and cannot overlap `answer`.
         unsafe { std::ptr::copy_nonoverlapping(answer.as_ptr(), out, answer.len()) };
