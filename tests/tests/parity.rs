@@ -139,3 +139,99 @@ fn progress_parses_prints_and_formats_the_same_in_wasm() {
     assert!(in_wasm == bookside_parity_shim::progress_roundtrip(big.as_bytes()), "raw roundtrip differs between native and wasm32");
     assert!(in_wasm == big.as_bytes(), "raw roundtrip lost bytes");
 }
+
+#[test]
+fn merge_gives_the_same_log_and_conflicts_in_wasm() {
+    let fixtures = progress_fixtures();
+    let text = |suffix: &str| fixtures.iter().find(|(n, _)| n.ends_with(suffix)).map(|(_, t)| t.clone()).unwrap_or_default();
+    let (canonical, hand) = (text("canonical.md"), text("hand_edits.md"));
+    // Two machines that share a history, then each log different sessions, one of them in CRLF,
+    // with one entry edited differently on each side: a conflict to resolve.
+    let base = bookside_core::progress::sample_log(30);
+    let a = format!("{base}{}", bookside_core::progress::sample_log(4).replace("Hand-edited", "Machine A"));
+    let b = format!("{base}### 2030-01-01 — S9.9 (late) — DONE\n- **Built**: b only\n").replace('\n', "\r\n");
+    let edited = canonical.replacen("5.2 MB", "5.3 MB", 1);
+    let answers = check_parity(&[
+        ("merge(canonical, hand_edits)", json!({ "op": "merge", "a": canonical, "b": hand })),
+        ("merge(hand_edits, canonical)", json!({ "op": "merge", "a": hand, "b": canonical })),
+        ("merge(a, b) diverged machines", json!({ "op": "merge", "a": a, "b": b })),
+        ("merge(canonical, edited) conflict", json!({ "op": "merge", "a": canonical, "b": edited })),
+        ("merge(empty, empty)", json!({ "op": "merge", "a": "", "b": "" })),
+    ]);
+    assert!(answers[3].contains("--- resolve(first conflict, keep 1)"), "the edited entry must conflict:\n{}", answers[3]);
+}
+
+#[test]
+fn session_guide_parses_the_same_in_wasm() {
+    let bundle = real_book();
+    let book = bookside_core::book::load(&bundle);
+    let guide = book.toc.iter().find(|t| t.title.contains("Session Guide")).expect("SUMMARY.md lists the Session Guide");
+    let file = format!("src/{}", guide.path);
+    let text = bundle.get(&file).expect("the guide chapter is in the bundle").to_owned();
+    let broken = "## Phase 1 - Paper\n### S1.1 — A\n- **Goal**: x\n- **Needs**: S1.9, S1.1\n- **Read**: [x](nowhere.md#y)\n#### Hints: h\n1. **Point**: p\n3. **Ask**: a\n### S1.1 – dup\n- **Zzz**: unknown\n```\n### S1.2 — in a fence\n```\n";
+    let answers = check_parity(&[
+        ("guide::parse(book/)", json!({ "op": "guide", "file": file, "text": text })),
+        ("guide::parse(broken)", json!({ "op": "guide", "file": "guide.md", "text": broken })),
+    ]);
+    assert!(answers[0].contains("S1.3"), "the real guide must have its cards:\n{}", &answers[0][..answers[0].len().min(2000)]);
+}
+
+/// A bank whose formulas go through every float function of the answer language, so a libm that
+/// differs between targets shows up in answers, prompts and grades.
+const QUIZ_BANK: &str = r#"
+[[topic]]
+id = "floats"
+title = "Numbers that do not come out round"
+reread = "math.md#logarithms"
+themes = ["rounding"]
+
+[[topic.numeric]]
+prompt = "ln({x}) * exp({y} / 7) + sqrt({x}) / 3?"
+params = { x = [2, 3, 5, 7, 11], y = [1, 2, 3, 4, 5] }
+answer = "ln(x) * exp(y / 7) + sqrt(x) / 3"
+tolerance = 0.001
+
+[[topic.numeric]]
+prompt = "{n} tokens at {b} bits: how many MB?"
+params = { n = [1000, 3333, 77777], b = [3, 5, 7] }
+answer = "n * b / 8 / 1024 / 1024 + log2(n) ^ 0.5 - round(n / 7) / 1e9 + ceil(b / 2) - floor(b / 3) + min(n, b) - max(0.1, 1 / n)"
+unit = "bytes"
+tolerance = 0
+
+[[topic.choice]]
+prompt = "Which is irrational?"
+correct = ["sqrt(2)", "pi"]
+wrong = ["1/3", "0.25", "7", "22/7", "2^10"]
+options = 4
+why = "Only those two have no finite or repeating expansion."
+
+[[topic.explain]]
+prompt = "Why does float addition not associate?"
+answer = "Each sum rounds to the nearest representable value."
+keywords = ["round"]
+
+[[topic]]
+id = "broken"
+title = "A topic with problems"
+[[topic.numeric]]
+prompt = "{x}"
+params = { x = [1, 2, 3] }
+answer = "6 / (x - 2) + nosuch(x)"
+"#;
+
+#[test]
+fn quizzes_for_fixed_seeds_are_the_same_in_wasm() {
+    let mut vectors = vec![(
+        "quiz(float bank)".to_owned(),
+        json!({ "op": "quiz", "text": QUIZ_BANK, "topics": ["floats", "broken", "missing"], "seeds": [0, 1, 7, 42, 123456789, u64::MAX], "per_topic": 5, "answers": ["3.1416", "1e3 bytes", "B", "0", "nonsense"] }),
+    )];
+    // The book's own bank, when it has one: every topic, a few seeds.
+    if let Some(text) = real_book().get("quiz.toml") {
+        let (bank, _) = bookside_core::quiz::parse_quiz("quiz.toml", text);
+        let topics: Vec<String> = bank.topics.iter().map(|t| t.id.clone()).collect();
+        vectors.push(("quiz(book/quiz.toml)".to_owned(), json!({ "op": "quiz", "text": text, "topics": topics, "seeds": [0, 3, 2026], "per_topic": 3, "answers": ["42", "A"] })));
+    }
+    let vectors: Vec<(&str, serde_json::Value)> = vectors.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+    let answers = check_parity(&vectors);
+    assert!(answers[0].contains("--- seed 42") && answers[0].contains("Numeric"), "the float bank must generate numeric questions:\n{}", &answers[0][..answers[0].len().min(3000)]);
+}

@@ -32,6 +32,13 @@ pub enum Request {
     Progress { text: String },
     /// `progress::sample_log(n)`: the generated log the benchmark uses.
     ProgressSample { n: usize },
+    /// `merge::merge(a, b)`, then `resolve` of the first conflict keeping each version.
+    Merge { a: String, b: String },
+    /// `guide::parse` of the Session Guide chapter.
+    Guide { file: String, text: String },
+    /// `quiz::parse_quiz`, then for each seed `generate`, each question's revealed answer, and
+    /// grades of the given answers (numbers go through the float reader and formatter).
+    Quiz { text: String, topics: Vec<String>, seeds: Vec<u64>, per_topic: usize, answers: Vec<String> },
 }
 
 /// Runs `request` (JSON bytes of a [`Request`]) through core and returns the answer's text.
@@ -57,6 +64,41 @@ fn answer(request: &Request) -> String {
             format!("{parsed:#?}\n--- print\n{printed}\n--- fmt\n{formatted}\n--- check_canonical\n{check:#?}")
         }
         Request::ProgressSample { n } => bookside_core::progress::sample_log(*n),
+        Request::Merge { a, b } => {
+            use bookside_core::merge;
+            let merged = merge::merge(a, b);
+            let mut out = format!("{merged:#?}");
+            if let Some(conflict) = merged.conflicts.first() {
+                for keep in 0..conflict.versions.len() {
+                    out.push_str(&format!("\n--- resolve(first conflict, keep {keep})\n{}", merge::resolve(&merged.text, conflict, keep)));
+                }
+            }
+            out
+        }
+        Request::Guide { file, text } => format!("{:#?}", bookside_core::guide::parse(file, text)),
+        Request::Quiz { text, topics, seeds, per_topic, answers } => {
+            use bookside_core::quiz::{self, Answer};
+            let (bank, diags) = quiz::parse_quiz("quiz.toml", text);
+            let mut out = format!("{bank:#?}\n{diags:#?}");
+            for &seed in seeds {
+                let generated = quiz::generate(&bank, topics, seed, *per_topic);
+                out.push_str(&format!("\n--- seed {seed}\n{generated:#?}"));
+                let mut grades = Vec::new();
+                for q in &generated.questions {
+                    out.push_str(&format!("\nexpected: {}", q.expected()));
+                    let mut tries: Vec<Answer> = answers.iter().map(|a| Answer::Text(a.clone())).collect();
+                    tries.push(Answer::Text(q.expected()));
+                    tries.push(Answer::Pick(1));
+                    for a in &tries {
+                        out.push_str(&format!("\n  {a:?} -> {:?}", quiz::grade(q, a)));
+                    }
+                    grades.push(quiz::grade(q, &Answer::Text(q.expected())).grade);
+                }
+                let score = quiz::score(&bank, &generated, &grades);
+                out.push_str(&format!("\n{score:#?}\n{:?}", quiz::phase0_skip(&generated, &score, topics)));
+            }
+            out
+        }
     }
 }
 
