@@ -355,7 +355,7 @@ impl Parser<'_> {
                 match parse_card_heading(text) {
                     Some((id, title)) => self.card(id, title, line_no),
                     None => {
-                        let first = text.trim_start().split_whitespace().next().unwrap_or("");
+                        let first = text.split_whitespace().next().unwrap_or("");
                         if first.starts_with('S') && first.len() > 1 && first[1..].starts_with(|c: char| c.is_ascii_digit()) {
                             self.diag(line_no, "malformed card heading: write `### S1.3 — Title`");
                         }
@@ -707,6 +707,24 @@ pub fn check(guide: &Guide, chapters: &dyn Chapters, guide_path: &str, quiz_topi
     diags
 }
 
+/// Finds the book's Session Guide (see `book`'s module doc for the rule), parses it and checks it
+/// against the book. `None` with a diagnostic when the book has no guide.
+pub fn load(book: &crate::book::Book, quiz_topics: Option<&BTreeSet<String>>) -> (Option<Guide>, Vec<Diagnostic>) {
+    let summary = format!("{}/SUMMARY.md", book.src);
+    let Some(path) = &book.guide else {
+        return (None, vec![Diagnostic::new(summary, 0, "the book has no Session Guide: add a chapter with `### S0.1 — Title` cards to SUMMARY.md")]);
+    };
+    let Some(chapter) = book.chapter(path) else {
+        // book::load has already reported the missing chapter.
+        return (None, Vec::new());
+    };
+    let file = format!("{}/{}", book.src, chapter.path);
+    let (guide, mut diags) = parse(&file, &chapter.source);
+    diags.extend(check(&guide, book, &chapter.path, quiz_topics));
+    diags.sort_by_key(|d| d.line);
+    (Some(guide), diags)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Line-level helpers. Each scans its line once, so parsing is linear in the size of the guide.
 
@@ -888,7 +906,7 @@ fn parse_read_item(item: &str, guide_file: &str) -> ReadItem {
             Some((p, a)) => (p, Some(a.to_owned())),
             None => (target, None),
         };
-        let path = if path.is_empty() { String::new() } else { resolve(guide_file, path) };
+        let path = if path.is_empty() { String::new() } else { resolve(guide_file, &percent_decode(path)) };
         return ReadItem::Chapter { text: text.to_owned(), path, anchor };
     }
     let lower = item.to_ascii_lowercase();
@@ -922,8 +940,10 @@ fn markdown_link(item: &str) -> Option<(&str, &str)> {
     let close = close?;
     let text = &rest[..close];
     let target = rest[close + 1..].strip_prefix('(')?.strip_suffix(')')?.trim();
-    let target = target.split_once(char::is_whitespace).map_or(target, |(t, _)| t);
-    let target = target.strip_prefix('<').and_then(|t| t.strip_suffix('>')).unwrap_or(target);
+    let target = match target.strip_prefix('<') {
+        Some(t) => t.split_once('>').map_or(t, |(p, _)| p),
+        None => target.split_once(char::is_whitespace).map_or(target, |(p, _)| p),
+    };
     Some((text, target))
 }
 
@@ -950,6 +970,30 @@ fn backticked(value: &str) -> Option<&str> {
     Some(inner)
 }
 
+/// Decodes `%XX` escapes (as in `my%20chapter.md`); malformed escapes are kept as written.
+pub fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_owned();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_owned())
+}
+
 /// The milestone test file a Done-when command runs: the last argument naming a `.py` file, its
 /// folder and any `::test` selector removed.
 pub fn test_file(command: &str) -> Option<String> {
@@ -961,10 +1005,11 @@ pub fn test_file(command: &str) -> Option<String> {
     })
 }
 
-/// Resolves a link `target` written in the chapter at bundle path `from` (e.g.
-/// `src/session-guide.md`) to a path relative to the book's `src/` folder.
+/// Resolves a link `target` written in the file at bundle path `from` (e.g.
+/// `src/session-guide.md`: the source folder, then the path inside it) to a path relative to the
+/// source folder.
 pub fn resolve(from: &str, target: &str) -> String {
-    let base = from.strip_prefix("src/").unwrap_or(from);
+    let base = from.split_once('/').map_or("", |(_, rest)| rest);
     let mut parts: Vec<&str> = base.split('/').collect();
     parts.pop(); // the file itself
     for piece in target.split('/') {

@@ -1,1 +1,348 @@
 //! Chapter Markdown to safe HTML, with mdBook-compatible heading anchors.
+//!
+//! One pass over pulldown-cmark's events, fed straight into its `push_html`: only headings are
+//! buffered (to compute their id from their text before the opening tag is written). On the way:
+//!
+//! - every heading gets mdBook's id (see [`normalize_id`]; repeats get `-1`, `-2`, …, an explicit
+//!   `{#id}` is used as written) and a self-link `<a class="header" href="#id">`, as mdBook does;
+//! - links to other chapters (`other.md#x`, resolved against the chapter's own folder) become app
+//!   routes (`/book/other#x`); external `http(s)`/`mailto` links are kept with `rel="noopener"`;
+//!   any other scheme (`javascript:`, `data:`, `vbscript:`, …) is replaced by `#`;
+//! - raw HTML, block or inline, is escaped and shown as text: a book cannot inject markup or
+//!   script into the companion. Heading attributes other than id and classes are dropped for the
+//!   same reason (`{onclick=…}`);
+//! - fenced code blocks keep pulldown-cmark's `language-xxx` class.
+//!
+//! Extensions are exactly those mdBook enables: tables, footnotes, strikethrough, task lists and
+//! heading attributes.
+
+use std::collections::HashMap;
+
+use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
+
+/// A heading of a chapter, as the guide validator, in-chapter links and search need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heading {
+    /// 1 to 6.
+    pub level: u8,
+    /// The heading's text with markup removed.
+    pub text: String,
+    /// The anchor id, identical to mdBook's.
+    pub id: String,
+}
+
+/// A rendered chapter: safe HTML and the headings it holds, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub html: String,
+    pub headings: Vec<Heading>,
+}
+
+/// The pulldown-cmark extensions Bookside renders with (mdBook's set; never `Options::all()`).
+pub fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES
+}
+
+/// mdBook's `normalize_id`: alphanumerics, `-` and `_` kept (ASCII letters lowercased, other
+/// letters kept as they are), whitespace turned into `-`, everything else dropped.
+pub fn normalize_id(content: &str) -> String {
+    content
+        .chars()
+        .filter_map(|ch| {
+            if ch.is_alphanumeric() || ch == '_' || ch == '-' {
+                Some(ch.to_ascii_lowercase())
+            } else if ch.is_whitespace() {
+                Some('-')
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// mdBook's id for a heading's text: trim, drop leading `#`s, trim again, normalise.
+fn id_from_text(text: &str) -> String {
+    normalize_id(text.trim().trim_start_matches('#').trim())
+}
+
+/// The app route of a chapter: `part/kv-cache.md` → `/book/part/kv-cache`.
+pub fn route(chapter_path: &str) -> String {
+    let stem = chapter_path.strip_suffix(".md").unwrap_or(chapter_path);
+    format!("/book/{stem}")
+}
+
+/// Renders the chapter at `src/`-relative `path` (used to resolve its relative links).
+pub fn chapter(path: &str, markdown: &str) -> Rendered {
+    let mut headings = Vec::new();
+    let mut html = String::with_capacity(markdown.len() + markdown.len() / 2);
+    let events = Transform::new(path, Parser::new_ext(markdown, options()), Some(&mut headings));
+    pulldown_cmark::html::push_html(&mut html, events);
+    Rendered { html, headings }
+}
+
+/// The headings of a chapter with their ids, without rendering it.
+pub fn headings(markdown: &str) -> Vec<Heading> {
+    let mut out = Vec::new();
+    let mut ids = IdCounter::default();
+    let mut current: Option<(u8, Option<String>, String)> = None;
+    for event in Parser::new_ext(markdown, options()) {
+        match event {
+            Event::Start(Tag::Heading { level, id, .. }) => current = Some((level_number(level), id.map(|s| s.to_string()), String::new())),
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, explicit, text)) = current.take() {
+                    let id = ids.id(explicit.as_deref(), &text);
+                    out.push(Heading { level, text: collapse(&text), id });
+                }
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, _, text)) = &mut current {
+                    text.push_str(&t);
+                }
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some((_, _, text)) = &mut current {
+                    text.push('\n');
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The chapter's words for offline search: text and code, one block per line, no markup.
+pub fn plain_text(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    for event in Parser::new_ext(markdown, options()) {
+        match event {
+            Event::Text(t) | Event::Code(t) => out.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => out.push(' '),
+            Event::End(TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::Item | TagEnd::CodeBlock | TagEnd::TableCell | TagEnd::FootnoteDefinition)
+                if !out.ends_with('\n') && !out.is_empty() =>
+            {
+                out.push('\n');
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Renders every chapter of the book (for the benchmark and for static export): `(path, html)`.
+pub fn book(book: &crate::book::Book) -> Vec<(String, Rendered)> {
+    book.chapters.iter().map(|c| (c.path.clone(), chapter(&c.path, &c.source))).collect()
+}
+
+fn level_number(level: HeadingLevel) -> u8 {
+    level as u8
+}
+
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Hands out mdBook's unique ids: the first heading with a given id keeps it, repeats get `-1`,
+/// `-2`, … An explicit `{#id}` is used verbatim and not counted, as in mdBook.
+#[derive(Default)]
+struct IdCounter {
+    seen: HashMap<String, usize>,
+}
+
+impl IdCounter {
+    fn id(&mut self, explicit: Option<&str>, text: &str) -> String {
+        if let Some(id) = explicit {
+            return id.to_owned();
+        }
+        let base = id_from_text(text);
+        let count = self.seen.entry(base.clone()).or_insert(0);
+        let id = if *count == 0 { base } else { format!("{base}-{count}") };
+        *count += 1;
+        id
+    }
+}
+
+/// The event filter between the parser and `push_html`.
+struct Transform<'a, 'h, I> {
+    path: &'a str,
+    inner: I,
+    ids: IdCounter,
+    headings: Option<&'h mut Vec<Heading>>,
+    /// Events waiting to be handed out (a whole heading, or a rewritten tag plus its parts).
+    queue: std::collections::VecDeque<Event<'a>>,
+}
+
+impl<'a, 'h, I: Iterator<Item = Event<'a>>> Transform<'a, 'h, I> {
+    fn new(path: &'a str, inner: I, headings: Option<&'h mut Vec<Heading>>) -> Self {
+        Transform { path, inner, ids: IdCounter::default(), headings, queue: std::collections::VecDeque::new() }
+    }
+
+    /// Reads a whole heading from the parser and queues it with its id and self-link.
+    fn heading(&mut self, level: HeadingLevel, explicit: Option<CowStr<'a>>, classes: Vec<CowStr<'a>>) {
+        let mut inner = Vec::new();
+        let mut text = String::new();
+        for event in self.inner.by_ref() {
+            match event {
+                Event::End(TagEnd::Heading(_)) => break,
+                Event::Text(ref t) | Event::Code(ref t) => text.push_str(t),
+                Event::SoftBreak | Event::HardBreak => text.push('\n'),
+                _ => {}
+            }
+            inner.push(event);
+        }
+        let id = self.ids.id(explicit.as_deref(), &text);
+        if let Some(headings) = self.headings.as_deref_mut() {
+            headings.push(Heading { level: level_number(level), text: collapse(&text), id: id.clone() });
+        }
+        let mut anchor = String::with_capacity(id.len() + 32);
+        anchor.push_str("<a class=\"header\" href=\"#");
+        escape_attr(&mut anchor, &id);
+        anchor.push_str("\">");
+        self.queue.push_back(Event::Start(Tag::Heading { level, id: Some(CowStr::from(id)), classes, attrs: Vec::new() }));
+        self.queue.push_back(Event::Html(CowStr::from(anchor)));
+        for event in inner {
+            let event = self.rewrite(event);
+            self.queue.push_back(event);
+        }
+        self.queue.push_back(Event::Html(CowStr::Borrowed("</a>")));
+        self.queue.push_back(Event::End(TagEnd::Heading(level)));
+    }
+
+    /// Rewrites one event that needs no look-ahead.
+    fn rewrite(&self, event: Event<'a>) -> Event<'a> {
+        match event {
+            // Raw HTML is shown, never interpreted.
+            Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
+            Event::Start(Tag::HtmlBlock) => Event::Html(CowStr::Borrowed("<p class=\"raw-html\">")),
+            Event::End(TagEnd::HtmlBlock) => Event::Html(CowStr::Borrowed("</p>\n")),
+            Event::Start(Tag::Link { link_type, dest_url, title, id }) => match classify(&dest_url) {
+                Target::External => {
+                    let mut html = String::with_capacity(dest_url.len() + title.len() + 40);
+                    html.push_str("<a href=\"");
+                    if link_type == LinkType::Email {
+                        html.push_str("mailto:");
+                    }
+                    escape_href(&mut html, &dest_url);
+                    if !title.is_empty() {
+                        html.push_str("\" title=\"");
+                        escape_attr(&mut html, &title);
+                    }
+                    html.push_str("\" rel=\"noopener\">");
+                    Event::Html(CowStr::from(html))
+                }
+                Target::Local => Event::Start(Tag::Link { link_type, dest_url: local_url(self.path, &dest_url), title, id }),
+                Target::Unsafe => Event::Start(Tag::Link { link_type: LinkType::Inline, dest_url: CowStr::Borrowed("#"), title, id }),
+            },
+            Event::Start(Tag::Image { link_type, dest_url, title, id }) => {
+                let dest_url = match classify(&dest_url) {
+                    Target::External if !dest_url.trim_start().to_ascii_lowercase().starts_with("mailto:") => dest_url,
+                    Target::Local => local_url(self.path, &dest_url),
+                    _ => CowStr::Borrowed(""),
+                };
+                Event::Start(Tag::Image { link_type, dest_url, title, id })
+            }
+            other => other,
+        }
+    }
+}
+
+impl<'a, I: Iterator<Item = Event<'a>>> Iterator for Transform<'a, '_, I> {
+    type Item = Event<'a>;
+
+    fn next(&mut self) -> Option<Event<'a>> {
+        if let Some(event) = self.queue.pop_front() {
+            return Some(event);
+        }
+        match self.inner.next()? {
+            Event::Start(Tag::Heading { level, id, classes, attrs: _ }) => {
+                self.heading(level, id, classes);
+                self.queue.pop_front()
+            }
+            event => Some(self.rewrite(event)),
+        }
+    }
+}
+
+enum Target {
+    /// `http:`, `https:` or `mailto:`.
+    External,
+    /// No scheme: a path in the book or an in-page anchor.
+    Local,
+    /// Any other scheme.
+    Unsafe,
+}
+
+/// Classifies a link target the way a browser would read its scheme: ASCII whitespace and control
+/// characters are ignored (browsers strip them, so `java\tscript:` is `javascript:`).
+fn classify(url: &str) -> Target {
+    let mut scheme = String::new();
+    for ch in url.chars() {
+        if ch.is_ascii_whitespace() || ch.is_ascii_control() {
+            continue;
+        }
+        match ch {
+            ':' => {
+                return match scheme.to_ascii_lowercase().as_str() {
+                    "http" | "https" | "mailto" => Target::External,
+                    _ => Target::Unsafe,
+                };
+            }
+            '/' | '?' | '#' => return Target::Local,
+            c if c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.') => scheme.push(c),
+            // A character no scheme can hold: what came before is a path, not a scheme.
+            _ => return Target::Local,
+        }
+    }
+    Target::Local
+}
+
+/// A local link resolved against the chapter's folder: `.md` targets become app routes, other
+/// files keep their extension under `/book/`, `#x` stays an in-page anchor.
+fn local_url<'a>(chapter_path: &str, dest: &str) -> CowStr<'a> {
+    if dest.is_empty() || dest.starts_with('#') {
+        return CowStr::from(dest.to_owned());
+    }
+    let (path, fragment) = match dest.find(['#', '?']) {
+        Some(i) => dest.split_at(i),
+        None => (dest, ""),
+    };
+    let resolved = crate::guide::resolve(&format!("src/{chapter_path}"), path);
+    let mut url = if resolved.ends_with(".md") { route(&resolved) } else { format!("/book/{resolved}") };
+    url.push_str(fragment);
+    CowStr::from(url)
+}
+
+/// pulldown-cmark's href escaping: percent-encodes what may not appear in an attribute or URL.
+fn escape_href(out: &mut String, url: &str) {
+    for byte in url.bytes() {
+        match byte {
+            b'&' => out.push_str("&amp;"),
+            b'\'' => out.push_str("&#x27;"),
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'!' | b'#' | b'$' | b'(' | b')' | b'*' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'?' | b'@' | b'%' => {
+                out.push(byte as char)
+            }
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789ABCDEF";
+                out.push('%');
+                out.push(HEX[(byte >> 4) as usize] as char);
+                out.push(HEX[(byte & 15) as usize] as char);
+            }
+        }
+    }
+}
+
+fn escape_attr(out: &mut String, text: &str) {
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
