@@ -24,6 +24,7 @@ pub fn guide(_args: GuideArgs) -> anyhow::Result<ExitCode> {
     anyhow::bail!("`bookside guide` is not built yet")
 }
 
-pub fn check(_args: CheckArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`bookside check` is not built yet")
+pub fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let findings = crate::cli_gates::run(&args.book, &args.file)?;
+    Ok(if findings == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -4,6 +4,7 @@
 //! error, 3 a skipped run.
 
 mod bundle;
+mod cli_gates;
 mod cli_guide;
 mod cli_log;
 mod cli_runs;
