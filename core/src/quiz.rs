@@ -337,15 +337,16 @@ impl Cx<'_> {
             }
         }
         let holes = holes(&prompt);
+        let prompt_line = self.line_of_key(t, "prompt", line);
         for h in &holes {
             if !names.contains(h.as_str()) {
-                self.diag(line, format!("the prompt of {what} has `{{{h}}}`, which is not in `params`"));
+                self.diag(prompt_line, format!("the prompt of {what} has `{{{h}}}`, which is not in `params`"));
                 ok = false;
             }
         }
         for p in &params {
             if !holes.contains(&p.name) {
-                self.diag(line, format!("parameter `{}` of {what} never appears in the prompt: write `{{{}}}` in it, or two questions would read the same", p.name, p.name));
+                self.diag(prompt_line, format!("parameter `{}` of {what} never appears in the prompt: write `{{{}}}` in it, or two questions would read the same", p.name, p.name));
             }
         }
         if !ok {
@@ -1176,8 +1177,8 @@ title = "again"
                 topic a line 2: 0 numeric, 0 choice, 0 explain, size 0
                 quiz.toml:2: topic `a` yields 0 distinct questions; a topic needs at least 20: add parameter values, options or templates
                 quiz.toml:4: unknown key `colour` in a topic: it is ignored (known: id, title, reread, themes, numeric, choice, explain)
-                quiz.toml:6: parameter `z` of a numeric question of topic `a` never appears in the prompt: write `{z}` in it, or two questions would read the same
-                quiz.toml:6: the prompt of a numeric question of topic `a` has `{y}`, which is not in `params`
+                quiz.toml:7: parameter `z` of a numeric question of topic `a` never appears in the prompt: write `{z}` in it, or two questions would read the same
+                quiz.toml:7: the prompt of a numeric question of topic `a` has `{y}`, which is not in `params`
                 quiz.toml:13: parameter `x` in a numeric question of topic `a` repeats a value: list each value once
                 quiz.toml:14: `answer` of a numeric question of topic `a`: at column 4: the formula ends too early: expected a number, a name or `(`
                 quiz.toml:16: a choice question of topic `a` shows 3 options but has only 1 wrong answers: add wrong answers or lower `options`

@@ -100,3 +100,13 @@ fn notes_say_why() {
     let (_, steps) = replay(4, &[JustShowMe]);
     assert_eq!(steps, [Step::Show { rung: Rung::Point, note: Some(Note::NoSkipping) }]);
 }
+
+#[test]
+fn the_highest_rung_goes_into_the_sticking_point() {
+    use bookside_core::engine::ladder::sticking_point;
+    let (ladder, _) = replay(4, &[Hint, Hint, NewObstacle, Hint]);
+    let sp = sticking_point(&ladder, " per-head vs per-layer cache sizing ");
+    assert_eq!(sp.canonical(), "per-head vs per-layer cache sizing (ladder rung 2)");
+    let (fresh, _) = replay(4, &[]);
+    assert_eq!(sticking_point(&fresh, "nothing hard").canonical(), "nothing hard");
+}

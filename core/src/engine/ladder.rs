@@ -118,3 +118,9 @@ pub fn replay(cap: u8, requests: &[Request]) -> (Ladder, Vec<Step>) {
     }
     (ladder, steps)
 }
+
+/// The log's Sticking point for a concept, with the highest rung this ladder reached (none when
+/// no hint was asked for).
+pub fn sticking_point(ladder: &Ladder, concept: &str) -> crate::progress::StickingPoint {
+    crate::progress::StickingPoint { text: concept.trim().to_owned(), rung: ladder.highest().map(Rung::number) }
+}
