@@ -277,3 +277,18 @@ fn retrieval_check_targets_the_last_sticking_point() {
     assert_eq!(retrieval_check(&g, &bank, &log_with("none"), 3), None);
     assert_eq!(retrieval_check(&g, &bank, &ProgressLog::default(), 3), None);
 }
+
+#[test]
+fn phase0_skip_needs_a_passed_quiz_over_phase0_topics() {
+    use bookside_core::engine::locate::phase0_topics;
+    use bookside_core::quiz::{Grade, SkipDecision, phase0_skip, score};
+    let g = guide();
+    let topics = phase0_topics(&g);
+    assert_eq!(topics, ["protocol"], "both Phase 0 cards name it; listed once");
+    let (bank, _) = quiz::parse_quiz("quiz.toml", BANK);
+    let q = quiz::generate(&bank, &topics, 9, 1);
+    let passed = score(&bank, &q, &[Grade::Right]);
+    assert_eq!(phase0_skip(&q, &passed, &topics), SkipDecision::Allowed);
+    let failed = score(&bank, &q, &[Grade::Wrong]);
+    assert_eq!(phase0_skip(&q, &failed, &topics), SkipDecision::NotPassed { right: 0, total: 1 });
+}

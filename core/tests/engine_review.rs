@@ -136,3 +136,30 @@ fn most_forgotten_first() {
     let order: Vec<String> = due(&queue, 40, 5).iter().map(|i| i.subject.id()).collect();
     assert_eq!(order, ["q:b", "q:a"]);
 }
+
+#[test]
+fn missed_questions_and_sticking_points_feed_the_queue() {
+    use bookside_core::engine::review::{add_missed, add_sticking_points};
+    use bookside_core::quiz::Score;
+    let score = Score { right: 1, total: 3, reread: vec![], missed: vec!["kv-cache-size/numeric0/4".into(), "softmax/choice0/2".into()] };
+    let queue = add_missed(&Queue::default(), &score, 100);
+    let subjects: Vec<&Subject> = queue.items.iter().map(|i| &i.subject).collect();
+    assert_eq!(
+        subjects,
+        [
+            &Subject::Question { key: "kv-cache-size/numeric0/4".into(), topic: "kv-cache-size".into() },
+            &Subject::Question { key: "softmax/choice0/2".into(), topic: "softmax".into() },
+        ]
+    );
+
+    let log = "### 2026-07-21 — S1.3 (t) — PARTIAL\n- **Sticking point**: Per-head vs per-layer cache sizing (ladder rung 2)\n\n\
+               ### 2026-07-22 — S1.3 (t) — DONE\n- **Sticking point**: per head versus per layer cache sizing (ladder rung 1)\n\n\
+               ### 2026-07-23 — S1.4 (t) — DONE\n- **Sticking point**: none\n";
+    let (log, _) = bookside_core::progress::parse(log);
+    let queue = add_sticking_points(&Queue::default(), &log, 0);
+    assert_eq!(queue.items.len(), 1, "rewordings of one concept are one item; `none` is none");
+    let item = &queue.items[0];
+    assert_eq!(item.subject.id(), "s:per head vs per layer cache sizing");
+    // First seen on 2026-07-21 (day 20655): due the next day.
+    assert_eq!(item.due_day, 20_656);
+}

@@ -208,3 +208,15 @@ pub fn retrieval_check(guide: &Guide, bank: &QuizBank, log: &ProgressLog, seed: 
         question,
     })
 }
+
+/// The quiz topics a Phase 0 skip must pass: every topic of every Phase 0 card, in Guide order,
+/// each once. Feed them to `quiz::generate`, then `quiz::phase0_skip` decides.
+pub fn phase0_topics(guide: &Guide) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for t in guide.cards.iter().filter(|c| c.phase == 0).flat_map(|c| c.quiz.iter()) {
+        if !out.contains(t) {
+            out.push(t.clone());
+        }
+    }
+    out
+}

@@ -176,6 +176,28 @@ pub fn add(queue: &Queue, subject: Subject, today: i64) -> Queue {
     q
 }
 
+/// Queues every question a quiz missed (their keys are `topic/...`).
+pub fn add_missed(queue: &Queue, score: &crate::quiz::Score, today: i64) -> Queue {
+    score.missed.iter().fold(queue.clone(), |q, key| {
+        let topic = key.split('/').next().unwrap_or_default().to_owned();
+        add(&q, Subject::Question { key: key.clone(), topic }, today)
+    })
+}
+
+/// Queues the Sticking points of the log (normalised, so rewordings are one item), each from the
+/// day after its entry; entries without a valid date count from `today`.
+pub fn add_sticking_points(queue: &Queue, log: &crate::progress::ProgressLog, today: i64) -> Queue {
+    log.entries.iter().fold(queue.clone(), |q, e| {
+        let Some(sp) = e.sticking_point.as_ref().filter(|s| !s.is_none()) else { return q };
+        let concept = crate::engine::remediation::normalise(&sp.text);
+        if concept.is_empty() {
+            return q;
+        }
+        let day = e.date.map_or(today, crate::engine::hour::day_of_date);
+        add(&q, Subject::StickingPoint { concept, session: e.session.clone() }, day)
+    })
+}
+
 /// Records a review of the item with subject id `id` on `today`.
 pub fn review(params: &Params, queue: &Queue, id: &str, rating: Rating, today: i64) -> Queue {
     let mut q = queue.clone();
