@@ -3,6 +3,7 @@
 //! machine cannot fail them; each side is the best of several repeated runs.
 
 use std::hint::black_box;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use bookside_core::{merge, progress};
@@ -16,41 +17,52 @@ fn work(text: &str) {
     black_box(merge::merge(text, text));
 }
 
-fn best_time(text: &str, reps: usize) -> Duration {
-    (0..5)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..reps {
-                work(text);
-            }
-            start.elapsed()
-        })
-        .min()
-        .unwrap()
+fn time(text: &str, reps: usize) -> Duration {
+    let start = Instant::now();
+    for _ in 0..reps {
+        work(text);
+    }
+    start.elapsed()
 }
 
+/// The tests of this file take turns, so they do not slow each other down.
+static TURN: Mutex<()> = Mutex::new(());
+
 fn assert_linear(name: &str, make: impl Fn(usize) -> String, n: usize) {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
     let small = make(n);
     let big = make(10 * n);
     assert!(big.len() >= 9 * small.len(), "{name}: the big input must be about 10x the small one");
     // Enough repetitions that the small input takes a few milliseconds.
-    let once = best_time(&small, 1).max(Duration::from_micros(1));
+    let once = time(&small, 1).max(Duration::from_micros(1));
     let reps = (Duration::from_millis(3).as_nanos() / once.as_nanos()).clamp(1, 1000) as usize;
-    let t_small = best_time(&small, reps * 10);
-    let t_big = best_time(&big, reps);
-    let ratio = t_big.as_secs_f64() / t_small.as_secs_f64() * 10.0;
-    assert!(ratio <= 20.0, "{name}: 10x input took {ratio:.1}x the time");
+    // Small and big runs alternate and each side keeps its best time, so a burst of load on a
+    // shared machine hits both; a genuinely quadratic scan is 10x over the line on every try,
+    // while noise is not, so a few tries are allowed before failing.
+    let mut ratio = f64::INFINITY;
+    for _ in 0..3 {
+        let (mut t_small, mut t_big) = (Duration::MAX, Duration::MAX);
+        for _ in 0..5 {
+            t_small = t_small.min(time(&small, reps * 10));
+            t_big = t_big.min(time(&big, reps));
+        }
+        ratio = t_big.as_secs_f64() / t_small.as_secs_f64() * 10.0;
+        if ratio <= 20.0 {
+            return;
+        }
+    }
+    panic!("{name}: 10x input took {ratio:.1}x the time");
 }
 
 #[test]
 fn parentheses_in_a_heading() {
-    assert_linear("parens", |n| format!("### 2026-07-22 — S1.3 {} — DONE\n", "(".repeat(n)), 20_000);
-    assert_linear("closed parens", |n| format!("### 2026-07-22 — S1.3 {} — DONE\n", "(a — b) ".repeat(n)), 3_000);
+    assert_linear("parens", |n| format!("### 2026-07-22 — S1.3 {} — DONE\n", "(".repeat(n)), 4_000);
+    assert_linear("closed parens", |n| format!("### 2026-07-22 — S1.3 {} — DONE\n", "(a — b) ".repeat(n)), 600);
 }
 
 #[test]
 fn separators_in_a_heading() {
-    assert_linear("separators", |n| format!("### 2026-07-22 {}DONE\n", "— - – ".repeat(n)), 4_000);
+    assert_linear("separators", |n| format!("### 2026-07-22 {}DONE\n", "— - – ".repeat(n)), 800);
 }
 
 #[test]
@@ -62,8 +74,8 @@ fn bold_markers_in_fields() {
 
 #[test]
 fn long_continuations_and_many_fields() {
-    assert_linear("continuation", |n| format!("### 2026-07-22 — S1 — DONE\n- **Built**: x\n{}", "  more text\n".repeat(n)), 3_000);
-    assert_linear("fields", |n| format!("### 2026-07-22 — S1 — DONE\n{}", "* **Next**: S1.4 - why\n".repeat(n)), 1_500);
+    assert_linear("continuation", |n| format!("### 2026-07-22 — S1 — DONE\n- **Built**: x\n{}", "  more text\n".repeat(n)), 500);
+    assert_linear("fields", |n| format!("### 2026-07-22 — S1 — DONE\n{}", "* **Next**: S1.4 - why\n".repeat(n)), 300);
 }
 
 #[test]
@@ -71,9 +83,9 @@ fn many_entries_with_one_key() {
     assert_linear(
         "same key",
         |n| (0..n).map(|i| format!("### 2026-07-22 — S1.3 — DONE\n- **Built**: version {i}\n\n")).collect(),
-        300,
+        50,
     );
-    assert_linear("pasted twice", |n| "### 2026-07-22 — S1.3 — DONE\n- **Built**: same\n\n".repeat(n), 300);
+    assert_linear("pasted twice", |n| "### 2026-07-22 — S1.3 — DONE\n- **Built**: same\n\n".repeat(n), 50);
 }
 
 #[test]
@@ -88,11 +100,11 @@ fn fences_that_never_close() {
             }
             s
         },
-        400,
+        100,
     );
 }
 
 #[test]
 fn generated_logs() {
-    assert_linear("sample log", progress::sample_log, 100);
+    assert_linear("sample log", progress::sample_log, 20);
 }
