@@ -89,6 +89,7 @@ fn book_loads_the_same_in_wasm() {
     let title = std::fs::read_to_string(book_dir().join("book.toml")).unwrap();
     let title = title.lines().find_map(|l| l.strip_prefix("title = ")).expect("book.toml has a title").trim_matches('"');
     assert!(answers[0].contains(title), "book::load lost the title:\n{}", answers[0]);
+    assert!(answers[0].contains("<h2 id="), "book::load must render chapters:\n{}", &answers[0][..answers[0].len().min(3000)]);
     assert!(answers[2].contains("introduction.md"), "parse_summary lost a chapter:\n{}", answers[2]);
 }
 
@@ -165,8 +166,8 @@ fn merge_gives_the_same_log_and_conflicts_in_wasm() {
 fn session_guide_parses_the_same_in_wasm() {
     let bundle = real_book();
     let book = bookside_core::book::load(&bundle);
-    let guide = book.toc.iter().find(|t| t.title.contains("Session Guide")).expect("SUMMARY.md lists the Session Guide");
-    let file = format!("src/{}", guide.path);
+    let path = book.guide.clone().expect("book/ has a Session Guide chapter");
+    let file = format!("{}/{path}", book.src);
     let text = bundle.get(&file).expect("the guide chapter is in the bundle").to_owned();
     let broken = "## Phase 1 - Paper\n### S1.1 — A\n- **Goal**: x\n- **Needs**: S1.9, S1.1\n- **Read**: [x](nowhere.md#y)\n#### Hints: h\n1. **Point**: p\n3. **Ask**: a\n### S1.1 – dup\n- **Zzz**: unknown\n```\n### S1.2 — in a fence\n```\n";
     let answers = check_parity(&[
@@ -174,6 +175,65 @@ fn session_guide_parses_the_same_in_wasm() {
         ("guide::parse(broken)", json!({ "op": "guide", "file": "guide.md", "text": broken })),
     ]);
     assert!(answers[0].contains("S1.3"), "the real guide must have its cards:\n{}", &answers[0][..answers[0].len().min(2000)]);
+}
+
+#[test]
+fn chapters_render_the_same_in_wasm() {
+    let hostile = "# Title {#custom}\n\n## Title\n\n## Title\n\n## Ünïcode & `code` — dash\n\n<script>alert(1)</script>\n\n\
+                   [js](javascript:alert(1)) [other](../part/other.md#x) [web](https://example.org)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n\
+                   - [x] done\n- [ ] not\n\nfoot[^1]\n\n[^1]: note ~~gone~~\n\n```python\nprint(1)\n```\n";
+    let answers = check_parity(&[
+        ("render::chapter(hostile)", json!({ "op": "render", "path": "part/ch.md", "markdown": hostile })),
+        ("render::chapter(empty)", json!({ "op": "render", "path": "a.md", "markdown": "" })),
+    ]);
+    assert!(answers[0].contains("custom") && !answers[0].contains("<script>"), "render must keep ids and escape raw HTML:\n{}", answers[0]);
+}
+
+/// Card ids of the real guide, in Guide order.
+fn card_ids(bundle: &BookBundle) -> Vec<String> {
+    let book = bookside_core::book::load(bundle);
+    let path = book.guide.clone().expect("book/ has a Session Guide chapter");
+    let text = bundle.get(&format!("{}/{path}", book.src)).expect("guide in bundle");
+    bookside_core::guide::parse(&path, text).0.cards.into_iter().map(|c| c.id).collect()
+}
+
+#[test]
+fn gates_and_locate_agree_in_wasm() {
+    let bundle = real_book();
+    let ids = card_ids(&bundle);
+    assert!(ids.len() >= 6, "the real guide should have cards: {ids:?}");
+    let entry = |date: &str, id: &str, status: &str, mark: &str, rung: u8, next: &str| {
+        format!("### {date} — {id} (t) — {status}\n- **Built**: x\n- **Done-when**: test_x.py {mark}\n- **Sticking point**: per-head vs per-layer cache sizing (ladder rung {rung})\n- **Next**: {next} — why\n\n")
+    };
+    // A steady reader: the first cards done in order, the next one left PARTIAL.
+    let mut steady = String::from("# Progress\n\n");
+    for (i, id) in ids.iter().take(5).enumerate() {
+        steady.push_str(&entry(&format!("2026-07-{:02}", 10 + i), id, "DONE", "✅", 2, &ids[i + 1]));
+    }
+    steady.push_str(&entry("2026-07-16", &ids[5], "PARTIAL", "❌", 3, &ids[5]));
+    // A log that trips gates: a future date, out of order, a red DONE, a rung over the cap, an
+    // unknown session and Next, a heading that does not parse.
+    let mut broken = entry("2026-08-01", &ids[2], "DONE", "❌", 4, "S9.9");
+    broken.push_str(&entry("2026-07-01", &ids[0], "DONE", "✅", 1, &ids[1]));
+    broken.push_str(&entry("2027-01-01", "S9.9", "DONE", "✅", 2, &ids[1]));
+    broken.push_str("### 2026-13-45 — S1.x — MAYBE\n- **Built**: ?\n");
+    let runs = json!([
+        { "session": ids[0], "outcome": "pass", "source": "verified", "at_unix": 1_780_000_000 },
+        { "session": ids[1], "outcome": "fail", "source": "verified", "at_unix": 1_780_000_100 },
+        { "session": ids[1], "outcome": "pass", "source": "verified", "at_unix": 1_780_000_100 },
+    ]);
+    let named = json!([ids[3], "S9.9", ids.last().unwrap()]);
+    let vector = |log: &str, runs: &serde_json::Value, cap: u8, skipped: bool| {
+        json!({ "op": "engine", "bundle": bundle, "log": log, "runs": runs, "hint_cap": cap, "phase0_skipped": skipped, "today": "2026-09-01", "named": named, "seed": 7 })
+    };
+    let answers = check_parity(&[
+        ("engine(fresh reader)", vector("", &json!([]), 4, false)),
+        ("engine(steady reader)", vector(&steady, &runs, 4, false)),
+        ("engine(steady reader, hard mode, phase 0 skipped)", vector(&steady, &runs, 3, true)),
+        ("engine(broken log)", vector(&broken, &json!([]), 3, false)),
+    ]);
+    assert!(answers[1].contains("ResumePartial"), "the steady reader resumes a PARTIAL:\n{}", answers[1]);
+    assert!(answers[3].contains("date-not-in-future"), "the broken log must trip gates:\n{}", answers[3]);
 }
 
 /// A bank whose formulas go through every float function of the answer language, so a libm that

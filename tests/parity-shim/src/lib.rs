@@ -16,17 +16,20 @@
 //! `bookside_progress_roundtrip` has the same convention and takes raw PROGRESS.md bytes, so the
 //! benchmark can time parse+print in wasm without JSON around it.
 
-use bookside_core::wire::BookBundle;
+use bookside_core::wire::{BookBundle, RunRecord};
 use serde::Deserialize;
 
 /// One golden vector: which core function to run and on what.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
-    /// `book::load` over a whole bundle: title and table of contents.
+    /// `book::load` over a whole bundle (config, table of contents, every chapter rendered to
+    /// HTML with its headings), then every chapter's plain text for search.
     BookLoad { bundle: BookBundle },
     /// `book::parse_summary` over one SUMMARY.md text.
     ParseSummary { text: String },
+    /// `render::chapter` of one Markdown text at a chapter path.
+    Render { path: String, markdown: String },
     /// PROGRESS.md: the parsed model and diagnostics, the printed text, `fmt`, and the
     /// canonical-form check, in one answer.
     Progress { text: String },
@@ -36,6 +39,19 @@ pub enum Request {
     Merge { a: String, b: String },
     /// `guide::parse` of the Session Guide chapter.
     Guide { file: String, text: String },
+    /// The session engine over a book and a log: `guide::check` against the book and its quiz
+    /// bank, the gate report, `locate` for each name (and for none), the self-reported runs and
+    /// Open's retrieval check.
+    Engine {
+        bundle: BookBundle,
+        log: String,
+        runs: Vec<RunRecord>,
+        hint_cap: u8,
+        phase0_skipped: bool,
+        today: String,
+        named: Vec<String>,
+        seed: u64,
+    },
     /// `quiz::parse_quiz`, then for each seed `generate`, each question's revealed answer, and
     /// grades of the given answers (numbers go through the float reader and formatter).
     Quiz { text: String, topics: Vec<String>, seeds: Vec<u64>, per_topic: usize, answers: Vec<String> },
@@ -53,8 +69,24 @@ pub fn call(request: &[u8]) -> Vec<u8> {
 
 fn answer(request: &Request) -> String {
     match request {
-        Request::BookLoad { bundle } => format!("{:#?}", bookside_core::book::load(bundle)),
-        Request::ParseSummary { text } => format!("{:#?}", bookside_core::book::parse_summary(text)),
+        Request::BookLoad { bundle } => {
+            let book = bookside_core::book::load(bundle);
+            let mut out = format!("{book:#?}");
+            for (path, rendered) in bookside_core::render::book(&book) {
+                out.push_str(&format!("\n--- render::chapter({path})\n{rendered:#?}"));
+            }
+            for c in &book.chapters {
+                out.push_str(&format!("\n--- plain_text({})\n{}", c.path, bookside_core::render::plain_text(&c.source)));
+            }
+            out
+        }
+        Request::ParseSummary { text } => format!("{:#?}", bookside_core::book::parse_summary("src/SUMMARY.md", text)),
+        Request::Render { path, markdown } => {
+            format!("{:#?}\n{:#?}", bookside_core::render::chapter(path, markdown), bookside_core::render::headings(markdown))
+        }
+        Request::Engine { bundle, log, runs, hint_cap, phase0_skipped, today, named, seed } => {
+            engine(bundle, log, runs, *hint_cap, *phase0_skipped, today, named, *seed)
+        }
         Request::Progress { text } => {
             use bookside_core::progress;
             let parsed = progress::parse(text);
@@ -100,6 +132,35 @@ fn answer(request: &Request) -> String {
             out
         }
     }
+}
+
+#[allow(clippy::too_many_arguments)] // One vector's inputs, named as the request names them.
+fn engine(bundle: &BookBundle, log: &str, runs: &[RunRecord], hint_cap: u8, phase0_skipped: bool, today: &str, named: &[String], seed: u64) -> String {
+    use bookside_core::engine::{gates, locate};
+    use bookside_core::{book, guide, progress, quiz};
+    let book = book::load(bundle);
+    let guide_path = book.guide.clone().unwrap_or_default();
+    let guide_text = bundle.get(&format!("{}/{guide_path}", book.src)).unwrap_or_default();
+    let (guide, guide_diags) = guide::parse(&guide_path, guide_text);
+    let (bank, bank_diags) = quiz::parse_quiz("quiz.toml", bundle.get("quiz.toml").unwrap_or_default());
+    let topics: std::collections::BTreeSet<String> = bank.topics.iter().map(|t| t.id.clone()).collect();
+    let checked = guide::check(&guide, &book, &guide_path, bundle.get("quiz.toml").map(|_| &topics));
+    let (log, log_diags) = progress::parse(log);
+    let today = progress::Date::parse(today).unwrap_or_else(|| progress::Date::new(2026, 1, 1).expect("a real date"));
+    let mut all_runs = runs.to_vec();
+    all_runs.extend(locate::self_reported_runs(&log));
+    let report = gates::check(&gates::Input { guide: &guide, log: &log, log_diagnostics: &log_diags, runs: &all_runs, hint_cap, phase0_skipped, today });
+    let mut out = format!(
+        "{guide_diags:#?}\n{bank_diags:#?}\n--- guide::check\n{checked:#?}\n--- log diagnostics\n{log_diags:#?}\n--- runs\n{all_runs:#?}\n--- gates\n{report:#?}\n{}",
+        report.render("PROGRESS.md")
+    );
+    let cx = locate::Context { guide: &guide, log: &log, runs: &all_runs, phase0_skipped };
+    for name in std::iter::once(None).chain(named.iter().map(|n| Some(n.as_str()))) {
+        out.push_str(&format!("\n--- locate({name:?})\n{:#?}", locate::locate(&cx, name)));
+    }
+    out.push_str(&format!("\n--- open_partial\n{:?}", locate::open_partial(&cx)));
+    out.push_str(&format!("\n--- retrieval_check(seed {seed})\n{:#?}", locate::retrieval_check(&guide, &bank, &log, seed)));
+    out
 }
 
 /// PROGRESS.md parse then print, bytes in and out with no JSON around them: what the benchmark
