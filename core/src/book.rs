@@ -322,9 +322,18 @@ fn chapter_path(summary_file: &str, path: &str) -> Option<String> {
     Some(crate::guide::resolve(summary_file, &decoded))
 }
 
+/// A thematic break: three or more `-`, `*` or `_` (the same one), spaces allowed between.
 fn is_separator(trimmed: &str) -> bool {
-    let compact: String = trimmed.chars().filter(|c| !c.is_whitespace()).collect();
-    compact.len() >= 3 && ["-", "*", "_"].iter().any(|c| compact.chars().all(|x| x.to_string() == *c))
+    let mut marks = trimmed.bytes().filter(|b| !b.is_ascii_whitespace());
+    let Some(first) = marks.next() else { return false };
+    let mut count = 1;
+    for b in marks {
+        if b != first {
+            return false;
+        }
+        count += 1;
+    }
+    matches!(first, b'-' | b'*' | b'_') && count >= 3
 }
 
 /// `  - [Title](path)` → (indent width, `[Title](path)`). Tabs count as four columns.

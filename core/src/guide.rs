@@ -603,60 +603,113 @@ fn graph_checks(file: &str, guide: &Guide, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Every elementary cycle found by a depth-first search over Needs (self-needs excluded: they
-/// get their own message), each reported once starting at its earliest card in Guide order.
+/// One cycle of Needs per group of cards that need each other (a strongly connected component
+/// with more than one card), starting at the group's earliest card in Guide order. Self-needs are
+/// left out: they get their own message. Linear in cards plus Needs, however tangled.
 fn needs_cycles(guide: &Guide, index_of: &BTreeMap<&str, usize>) -> Vec<Vec<usize>> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        Active,
-        Done,
-    }
+    let n = guide.cards.len();
     let edges: Vec<Vec<usize>> = guide
         .cards
         .iter()
         .enumerate()
-        .map(|(i, c)| c.needs.iter().filter_map(|n| index_of.get(n.as_str()).copied()).filter(|&j| j != i).collect())
+        .map(|(i, c)| c.needs.iter().filter_map(|need| index_of.get(need.as_str()).copied()).filter(|&j| j != i).collect())
         .collect();
-    let mut marks = vec![Mark::New; guide.cards.len()];
-    let mut cycles: Vec<Vec<usize>> = Vec::new();
-    // Iterative DFS so a long chain of Needs cannot overflow the stack.
-    for start in 0..guide.cards.len() {
-        if marks[start] != Mark::New {
+    let component = strongly_connected(&edges);
+    let mut size = vec![0usize; n];
+    for &c in &component {
+        size[c] += 1;
+    }
+    let mut reported = vec![false; n];
+    let mut cycles = Vec::new();
+    // Components are disjoint, so one parent array serves every search.
+    let mut parent = vec![usize::MAX; n];
+    for start in 0..n {
+        let c = component[start];
+        if size[c] < 2 || reported[c] {
             continue;
         }
-        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-        let mut path: Vec<usize> = vec![start];
-        marks[start] = Mark::Active;
-        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            if let Some(&to) = edges[node].get(*next) {
+        reported[c] = true;
+        // Breadth-first search inside the component from `start` back to `start`.
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut last = None;
+        'search: while let Some(node) = queue.pop_front() {
+            for &to in &edges[node] {
+                if component[to] != c {
+                    continue;
+                }
+                if to == start {
+                    last = Some(node);
+                    break 'search;
+                }
+                if parent[to] == usize::MAX {
+                    parent[to] = node;
+                    queue.push_back(to);
+                }
+            }
+        }
+        let mut cycle = Vec::new();
+        let mut node = last.expect("a component of two or more cards has a cycle through each card");
+        while node != start {
+            cycle.push(node);
+            node = parent[node];
+        }
+        cycle.push(start);
+        cycle.reverse();
+        cycles.push(cycle);
+    }
+    cycles
+}
+
+/// Kosaraju's algorithm, iterative so a long chain of Needs cannot overflow the stack: the
+/// component number of every node.
+fn strongly_connected(edges: &[Vec<usize>]) -> Vec<usize> {
+    let n = edges.len();
+    let mut order = Vec::with_capacity(n);
+    let mut visited = vec![false; n];
+    for root in 0..n {
+        if visited[root] {
+            continue;
+        }
+        visited[root] = true;
+        let mut stack = vec![(root, 0usize)];
+        while let Some((node, next)) = stack.last_mut() {
+            if let Some(&to) = edges[*node].get(*next) {
                 *next += 1;
-                match marks[to] {
-                    Mark::New => {
-                        marks[to] = Mark::Active;
-                        stack.push((to, 0));
-                        path.push(to);
-                    }
-                    Mark::Active => {
-                        let from = path.iter().position(|&p| p == to).expect("active nodes are on the path");
-                        let mut cycle = path[from..].to_vec();
-                        let min = cycle.iter().enumerate().min_by_key(|(_, n)| **n).map(|(i, _)| i).unwrap_or(0);
-                        cycle.rotate_left(min);
-                        if !cycles.contains(&cycle) {
-                            cycles.push(cycle);
-                        }
-                    }
-                    Mark::Done => {}
+                if !visited[to] {
+                    visited[to] = true;
+                    stack.push((to, 0));
                 }
             } else {
-                marks[node] = Mark::Done;
+                order.push(*node);
                 stack.pop();
-                path.pop();
             }
         }
     }
-    cycles.sort();
-    cycles
+    let mut reverse = vec![Vec::new(); n];
+    for (from, tos) in edges.iter().enumerate() {
+        for &to in tos {
+            reverse[to].push(from);
+        }
+    }
+    let mut component = vec![usize::MAX; n];
+    let mut count = 0;
+    for &root in order.iter().rev() {
+        if component[root] != usize::MAX {
+            continue;
+        }
+        component[root] = count;
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            for &from in &reverse[node] {
+                if component[from] == usize::MAX {
+                    component[from] = count;
+                    stack.push(from);
+                }
+            }
+        }
+        count += 1;
+    }
+    component
 }
 
 /// The heading ids a chapter offers, for checking Read links.
@@ -720,7 +773,8 @@ pub fn load(book: &crate::book::Book, quiz_topics: Option<&BTreeSet<String>>) ->
     };
     let file = format!("{}/{}", book.src, chapter.path);
     let (guide, mut diags) = parse(&file, &chapter.source);
-    diags.extend(check(&guide, book, &chapter.path, quiz_topics));
+    // An index of every chapter's heading ids, so checking is linear in the guide's links.
+    diags.extend(check(&guide, &crate::book::anchors(book), &chapter.path, quiz_topics));
     diags.sort_by_key(|d| d.line);
     (Some(guide), diags)
 }

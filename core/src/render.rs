@@ -218,7 +218,7 @@ impl<'a, 'h, I: Iterator<Item = Event<'a>>> Transform<'a, 'h, I> {
             Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
             Event::Start(Tag::HtmlBlock) => Event::Html(CowStr::Borrowed("<p class=\"raw-html\">")),
             Event::End(TagEnd::HtmlBlock) => Event::Html(CowStr::Borrowed("</p>\n")),
-            Event::Start(Tag::Link { link_type, dest_url, title, id }) => match classify(&dest_url) {
+            Event::Start(Tag::Link { link_type, dest_url, title, id }) => match if link_type == LinkType::Email { Target::External } else { classify(&dest_url) } {
                 Target::External => {
                     let mut html = String::with_capacity(dest_url.len() + title.len() + 40);
                     html.push_str("<a href=\"");

@@ -147,3 +147,32 @@ pub fn load(root: &Path) -> (Book, Option<Guide>, Vec<bookside_core::Diagnostic>
     let (guide, diags) = guide::load(&book, topics.as_ref());
     (book, guide, diags)
 }
+
+/// Asserts that `run` is linear: on an input ten times larger it takes at most twenty times as
+/// long. Each size is timed as the best of several repetitions, and the whole comparison is
+/// retried a few times, so a busy machine does not make the test flaky.
+pub fn assert_linear(name: &str, make: impl Fn(usize) -> String, run: impl Fn(&str)) {
+    let small = make(1);
+    let large = make(10);
+    assert!(large.len() >= 9 * small.len(), "{name}: the large input must be about ten times the small one");
+    let best = |input: &str| {
+        (0..5)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                run(input);
+                start.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let mut ratios = Vec::new();
+    for _ in 0..3 {
+        let (t_small, t_large) = (best(&small), best(&large));
+        let ratio = t_large.as_secs_f64() / t_small.as_secs_f64().max(1e-9);
+        if ratio <= 20.0 {
+            return;
+        }
+        ratios.push(ratio);
+    }
+    panic!("{name}: 10x input took {ratios:?}x the time (limit 20x)");
+}
