@@ -25,3 +25,15 @@ fn full_fixture_guide() {
     // The one deliberate finding: an unknown field, kept and reported.
     assert_eq!(diags, vec!["src/session-guide.md:27: card S1.1 has an unknown field `Estimate`; it is kept but unused (known fields: Goal, Needs, Read, Midpoint, Done-when, Quiz, Themes, Remediation)"]);
 }
+
+#[test]
+fn card_errors_fixture() {
+    let (book, guide, diags) = book_support::load(&book_support::fixture("card-errors"));
+    let mut all: Vec<String> = book.diagnostics.iter().map(ToString::to_string).collect();
+    all.extend(diags.iter().map(ToString::to_string));
+    expect_file!["fixtures/books/card-errors.diagnostics.txt"].assert_eq(&(all.join("\n") + "\n"));
+    // The guide was found by its cards (book.toml names none) and still read whole.
+    let guide = guide.expect("found by its cards");
+    assert_eq!(guide.file, "src/guide.md");
+    assert_eq!(guide.cards.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["S1.1", "S1.1", "S1.3", "S1.4", "S1.5"]);
+}
