@@ -153,3 +153,169 @@ impl From<&crate::guide::Card> for CardSummary {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The worker's HTTP API (docs/API.md). Every body below is JSON; the worker is the only writer.
+// ---------------------------------------------------------------------------------------------
+
+/// `GET /api/health`: the worker is up, which build it is, and which clone it runs in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Health {
+    /// Always `bookside`, so a client can tell it reached the right program.
+    pub name: String,
+    pub version: String,
+    /// The book's title from book.toml.
+    pub book: String,
+    /// The canonical path of the reader's clone, where Done-when commands run.
+    pub clone: String,
+}
+
+/// `GET /api/sessions`: the cards of the worker's own Session Guide, in Guide order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionList {
+    pub sessions: Vec<SessionInfo>,
+}
+
+/// One card as the worker sees it: enough to offer a run, nothing the app must trust.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    pub id: String,
+    pub title: String,
+    pub phase: u32,
+    /// The Done-when command exactly as printed; `None` for read-only cards.
+    pub done_when: Option<String>,
+    /// The milestone test file the command runs (`test_m02_kv_budget.py`).
+    pub test_file: Option<String>,
+    /// Whether the worker can run `done_when`: it splits into argv without a shell.
+    pub runnable: bool,
+}
+
+/// `POST /api/runs`: the only thing a client may say about a run is which session it is for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunRequest {
+    pub session: String,
+}
+
+/// `202 Accepted` answer to `POST /api/runs`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunStarted {
+    pub run: String,
+    pub session: String,
+    /// The command being run, exactly as the card prints it.
+    pub command: String,
+    /// Where the output and the outcome stream (server-sent events).
+    pub events: String,
+}
+
+/// Whether a run is still going.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunState {
+    Running,
+    Finished,
+}
+
+/// `GET /api/runs/{id}`: a run's output so far and, once finished, its result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunSnapshot {
+    pub run: String,
+    pub session: String,
+    pub command: String,
+    pub state: RunState,
+    pub output: String,
+    pub truncated: bool,
+    pub result: Option<RunResult>,
+}
+
+/// How a run's process came to an end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunEnd {
+    /// The command exited by itself.
+    Exited,
+    /// The command ran past the time limit; its process group was killed.
+    TimedOut,
+    /// Someone cancelled the run; its process group was killed.
+    Cancelled,
+    /// The command could not be started at all.
+    NotStarted,
+}
+
+/// The final word on one run. `outcome` and `message` come from pytest's junit report when there
+/// is one; `message` is the skip reason, the failure message, or what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub outcome: Outcome,
+    pub message: Option<String>,
+    pub end: RunEnd,
+    /// The command's exit code; `None` when it was killed by a signal or never started.
+    pub exit_code: Option<i32>,
+    /// The output passed the per-run cap and the rest was dropped.
+    pub truncated: bool,
+    pub millis: u64,
+    /// Every test case pytest reported, in report order.
+    pub tests: Vec<TestResult>,
+}
+
+/// One pytest test case from the junit report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestResult {
+    /// Dotted module path and class, as pytest reports it (`tests.milestones.test_m02_kv_budget`).
+    pub classname: String,
+    pub name: String,
+    pub outcome: Outcome,
+    pub message: Option<String>,
+}
+
+/// Data of an `output` server-sent event: the next piece of the run's combined stdout and stderr.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutputChunk {
+    pub text: String,
+}
+
+/// `GET /api/status`: every milestone's outcome from one pytest process.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusReport {
+    pub milestones: Vec<MilestoneStatus>,
+    /// The pytest run behind the report (its tests, exit code and any problem).
+    pub run: RunResult,
+}
+
+/// One milestone test file and what it came to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MilestoneStatus {
+    /// The card whose Done-when runs this file, when the guide has one.
+    pub session: Option<String>,
+    pub test_file: String,
+    pub outcome: Outcome,
+    pub message: Option<String>,
+}
+
+/// `GET /api/doctor`: can this machine run the clone's Done-when commands?
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DoctorReport {
+    pub ok: bool,
+    pub checks: Vec<DoctorCheck>,
+}
+
+/// One self-check: what was looked at, what was found, and how to fix it when it is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DoctorCheck {
+    pub name: String,
+    pub ok: bool,
+    pub detail: String,
+    pub fix: Option<String>,
+}
+
+/// The body of every error answer from the worker's API.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiErrorBody {
+    /// A stable, kebab-case name for the kind of error (`bad-host`, `busy`, ...).
+    pub error: String,
+    /// What went wrong and what to do next, for people.
+    pub message: String,
+    /// For `busy`: the id of the run that holds the clone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub running: Option<String>,
+}

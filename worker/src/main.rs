@@ -3,11 +3,20 @@
 //! Exit codes, for every subcommand: 0 clean, 1 findings (or a failing run), 2 usage or I/O
 //! error, 3 a skipped run.
 
+mod api;
+mod argv;
 mod bundle;
 mod cli_gates;
 mod cli_guide;
 mod cli_log;
 mod cli_runs;
+mod clone;
+mod doctor;
+mod error;
+mod junit;
+mod runner;
+mod runs;
+mod security;
 mod serve;
 
 use std::path::PathBuf;

@@ -1,13 +1,22 @@
-//! `bookside serve`: the site, the book bundle and (later) the worker API on 127.0.0.1 only.
+//! `bookside serve`: the site, the book bundle and the worker API, on 127.0.0.1 only, behind the
+//! guard of [`crate::security`].
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
+use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
+
+use crate::api::AppState;
+use crate::runs::Runs;
+use crate::security::{self, Policy, Token};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -20,6 +29,12 @@ pub struct Args {
     /// The built site to serve (Trunk's dist folder).
     #[arg(long)]
     site: Option<PathBuf>,
+    /// Also accept requests from this site (e.g. a hosted copy of the companion), exactly.
+    #[arg(long = "origin", value_name = "URL")]
+    origins: Vec<String>,
+    /// Time limit of one run, in seconds.
+    #[arg(long, default_value_t = crate::runner::DEFAULT_TIMEOUT.as_secs())]
+    timeout: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -29,14 +44,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 async fn serve(args: Args) -> anyhow::Result<()> {
-    let bundle = crate::bundle::load(&args.book)?;
+    let origins = args.origins.iter().map(|o| security::normalize_origin(o)).collect::<Result<Vec<_>, _>>().map_err(anyhow::Error::msg)?;
+    let clone = crate::clone::open(&args.book)?;
+    let bundle = crate::bundle::load(&clone.root)?;
     let bundle_json = serde_json::to_string(&bundle)?;
     let site = args.site.unwrap_or_else(crate::default_site_dir);
     let index = site.join("index.html");
-    if !index.is_file() {
-        anyhow::bail!("no built site at {}: run `cargo xtask start` to build it", site.display());
-    }
+    let index_html = std::fs::read_to_string(&index)
+        .with_context(|| format!("no built site at {}: run `cargo xtask start` to build it", site.display()))?;
+    let token = Token::generate()?;
+
+    let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)))
+        .await
+        .with_context(|| format!("cannot listen on 127.0.0.1:{}: is another bookside running?", args.port))?;
+    let addr = listener.local_addr()?;
+    let policy = Arc::new(Policy::new(addr.port(), origins.clone(), token.clone(), &security::inline_scripts(&index_html)));
+    let runs = Arc::new(Runs::default());
+    let state = Arc::new(AppState { clone, runs: Arc::clone(&runs), timeout: Duration::from_secs(args.timeout) });
+
     let app = Router::new()
+        .nest("/api", crate::api::router(Arc::clone(&state)))
         .route(
             "/book.json",
             get(move || {
@@ -44,13 +71,45 @@ async fn serve(args: Args) -> anyhow::Result<()> {
                 async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], body) }
             }),
         )
-        .fallback_service(ServeDir::new(&site).fallback(ServeFile::new(&index)));
+        .fallback_service(ServeDir::new(&site).precompressed_br().precompressed_gzip().fallback(ServeFile::new(&index)))
+        // Server-sent events are left uncompressed by the default predicate, so they stream.
+        .layer(CompressionLayer::new())
+        .layer(DefaultBodyLimit::max(security::BODY_CAP))
+        .layer(axum::middleware::from_fn_with_state(policy, security::guard));
 
-    let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)))
-        .await
-        .with_context(|| format!("cannot listen on 127.0.0.1:{}: is another bookside running?", args.port))?;
-    let addr = listener.local_addr()?;
-    println!("Bookside is serving {} at http://{addr}/", args.book.display());
-    axum::serve(listener, app).await.context("server stopped")?;
+    // The token rides in the URL's fragment: browsers never send a fragment to a server, so it
+    // stays out of request lines, logs and Referer headers. The app reads it and forgets the URL.
+    println!("Bookside is serving {} at http://{addr}/#token={}", state.clone.root.display(), token.as_str());
+    println!("Open that URL to pair this browser (the token changes at every launch).");
+    for origin in &origins {
+        println!("Also accepting requests from {origin}");
+    }
+    let served = axum::serve(listener, app);
+    tokio::select! {
+        result = served => result.context("server stopped")?,
+        () = shutdown_signal() => {
+            // Runs live in their own process groups, so they would outlive the worker: stop them.
+            if let Some(run) = runs.current() {
+                run.cancel();
+                for _ in 0..30 {
+                    if runs.current().is_none() {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+    }
     Ok(())
+}
+
+async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
 }
