@@ -213,3 +213,19 @@ fn a_missing_program_is_an_error_that_says_what_to_do() {
     assert!(done["message"].as_str().unwrap().contains("no-such-program-bookside` was not found on PATH"), "{done}");
     assert_eq!(w.get("/api/runs/nope").status, 404);
 }
+
+#[test]
+fn stopping_the_worker_stops_the_run_in_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = book(dir.path());
+    let w = Worker::start(&book, &fixture_site(dir.path()), &[]);
+    let worker_pid = w.pid();
+    w.start_run("S1.1");
+    let sleeper = grandchild(&book);
+    assert!(alive(sleeper));
+    // Dropping the worker sends it SIGTERM: its runs live in their own process groups, so
+    // without a clean stop they would outlive it.
+    drop(w);
+    assert!(!alive(worker_pid), "the worker exited");
+    assert!(eventually(Duration::from_secs(5), || !alive(sleeper)), "grandchild {sleeper} outlived the worker");
+}
