@@ -141,6 +141,14 @@ fn guide_milestones() -> BTreeMap<String, (String, String)> {
         } else if line.contains("**Done-when**")
             && let (Some(at), Some(card)) = (line.find("test_m"), card.clone())
         {
+            // The card's command must name a test file the clone really has.
+            let file = line[at..].split('`').next().unwrap_or_default();
+            assert!(
+                line.contains(&format!("`uv run pytest tests/milestones/{file}`")),
+                "card {}'s Done-when should be `uv run pytest tests/milestones/<file>`: {line}",
+                card.0
+            );
+            assert!(book_dir().join("tests/milestones").join(file).is_file(), "card {} names {file}, which book/tests/milestones lacks", card.0);
             found.insert(line[at + 5..at + 8].to_string(), card);
         }
     }
