@@ -99,6 +99,11 @@ fn cancel_on_ctrl_c(runtime: &tokio::runtime::Runtime) -> watch::Receiver<bool> 
     cancelled
 }
 
+/// One run at a time per clone, across processes: a worker's run holds the clone too.
+fn hold_clone(clone: &crate::clone::Clone, id: &str) -> anyhow::Result<Option<crate::runs::CloneLock>> {
+    crate::runs::lock_clone(&clone.root, id).map_err(|running| anyhow::anyhow!("{}", crate::error::ApiError::Busy { running }.message()))
+}
+
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let clone = crate::clone::open(&args.book)?;
     let (session, argv) = match clone.runnable(&args.session) {
@@ -106,6 +111,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         Err(refusal) => anyhow::bail!("{}", refusal.message()),
     };
     let command = session.info.done_when.clone().unwrap_or_default();
+    let _lock = hold_clone(&clone, &format!("cli-run-{}", std::process::id()))?;
     println!("$ {command}");
     let spec = clone.spec(argv, Duration::from_secs(args.timeout));
     let runtime = runtime()?;
@@ -121,6 +127,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
 
 pub fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let clone = crate::clone::open(&args.book)?;
+    let _lock = hold_clone(&clone, &format!("cli-status-{}", std::process::id()))?;
     let runtime = runtime()?;
     let cancelled = cancel_on_ctrl_c(&runtime);
     let sweep = runtime.block_on(runner::execute(&clone.status_spec(Duration::from_secs(args.timeout)), &Discard, cancelled));

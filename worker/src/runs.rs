@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use axum::response::sse::Event;
@@ -103,8 +104,10 @@ impl Run {
 }
 
 /// The runs of one clone, and which one (if any) holds it.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Runs {
+    /// The canonical clone root, whose lock file the runs take.
+    root: PathBuf,
     /// The id of what holds the clone: a run, or `status`.
     busy: Mutex<Option<String>>,
     recent: Mutex<VecDeque<Arc<Run>>>,
@@ -115,6 +118,7 @@ pub struct Runs {
 pub struct Claim {
     runs: Arc<Runs>,
     id: String,
+    _lock: Option<CloneLock>,
 }
 
 impl Drop for Claim {
@@ -127,14 +131,20 @@ impl Drop for Claim {
 }
 
 impl Runs {
-    /// Takes the clone for `id`, or names what holds it.
+    pub fn new(root: PathBuf) -> Runs {
+        Runs { root, busy: Mutex::default(), recent: Mutex::default() }
+    }
+
+    /// Takes the clone for `id`, or names what holds it: a run of this worker, or of another
+    /// `bookside` process (a second worker, `bookside run` in a terminal).
     pub fn claim(self: &Arc<Self>, id: &str) -> Result<Claim, String> {
         let mut busy = self.busy.lock().expect("busy lock");
         if let Some(running) = busy.as_ref() {
             return Err(running.clone());
         }
+        let lock = lock_clone(&self.root, id)?;
         *busy = Some(id.to_owned());
-        Ok(Claim { runs: Arc::clone(self), id: id.to_owned() })
+        Ok(Claim { runs: Arc::clone(self), id: id.to_owned(), _lock: lock })
     }
 
     /// The run holding the clone, if a run (not the status sweep) holds it.
@@ -179,6 +189,51 @@ impl Runs {
         });
         Ok(run)
     }
+}
+
+/// An exclusive lock on the clone, shared by every `bookside` process on this machine: a file
+/// named after the canonical clone path in the per-user runtime folder (else the temporary
+/// folder), locked with `flock` and holding the id of what holds it. The kernel drops the lock
+/// when the holder exits, however it exits. Never in the clone itself: Bookside writes nothing
+/// there.
+#[derive(Debug)]
+pub struct CloneLock {
+    _file: std::fs::File,
+}
+
+/// Takes the clone's lock for `id`, or returns the id written by its holder. `Ok(None)` when no
+/// lock file can be made (a read-only temporary folder): runs are then only exclusive within
+/// this process.
+pub fn lock_clone(root: &Path, id: &str) -> Result<Option<CloneLock>, String> {
+    use std::io::{Read, Seek, Write};
+    use std::os::unix::fs::OpenOptionsExt;
+
+    use rustix::fs::{FlockOperation, OFlags, flock};
+    use sha2::{Digest, Sha256};
+
+    let dir = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from).filter(|d| d.is_dir()).unwrap_or_else(std::env::temp_dir);
+    let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
+    let name: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let path = dir.join(format!("bookside-clone-{name}.lock"));
+    // O_NOFOLLOW: a link planted at this name in a shared folder must not redirect the write.
+    let Ok(mut file) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .mode(0o600)
+        .custom_flags(OFlags::NOFOLLOW.bits() as i32)
+        .open(&path)
+    else {
+        return Ok(None);
+    };
+    if flock(&file, FlockOperation::NonBlockingLockExclusive).is_err() {
+        let mut holder = String::new();
+        let _ = file.take(64).read_to_string(&mut holder);
+        let holder = holder.trim();
+        return Err(if holder.is_empty() { "another bookside process".to_owned() } else { holder.to_owned() });
+    }
+    let _ = file.set_len(0).and_then(|()| file.rewind()).and_then(|()| file.write_all(id.as_bytes()));
+    Ok(Some(CloneLock { _file: file }))
 }
 
 /// Run ids are random so that one client cannot guess another's (they are not secrets: every

@@ -59,7 +59,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on 127.0.0.1:{}: is another bookside running?", args.port))?;
     let addr = listener.local_addr()?;
     let policy = Arc::new(Policy::new(addr.port(), origins.clone(), token.clone(), &security::inline_scripts(&index_html)));
-    let runs = Arc::new(Runs::default());
+    let runs = Arc::new(Runs::new(clone.root.clone()));
     let state = Arc::new(AppState { clone, runs: Arc::clone(&runs), timeout: Duration::from_secs(args.timeout) });
 
     let app = Router::new()

@@ -229,3 +229,25 @@ fn stopping_the_worker_stops_the_run_in_progress() {
     assert!(!alive(worker_pid), "the worker exited");
     assert!(eventually(Duration::from_secs(5), || !alive(sleeper)), "grandchild {sleeper} outlived the worker");
 }
+
+#[test]
+fn one_run_per_clone_holds_across_workers_and_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = book(dir.path());
+    let site = fixture_site(dir.path());
+    let a = Worker::start(&book, &site, &[]);
+    let b = Worker::start(&book, &site, &[]);
+    let first = a.start_run("S1.1");
+    grandchild(&book);
+    let r = b.post("/api/runs", r#"{"session":"S1.5"}"#);
+    assert_eq!(r.status, 409, "a second worker on the same clone waits too: {}", r.body);
+    assert_eq!(r.json()["running"], first.as_str());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bookside")).args(["run", "S1.5", "--book"]).arg(&book).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("run {first} is still going")), "{stderr}");
+    assert_eq!(a.post(&format!("/api/runs/{first}/cancel"), "{}").status, 202);
+    a.events(&first);
+    let second = b.start_run("S1.5");
+    assert_eq!(b.events(&second).1["outcome"], "pass");
+}

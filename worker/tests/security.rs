@@ -140,7 +140,7 @@ fn origin_table() {
         String::new(),
         format!("http://127.0.0.1:{other}"),
         format!("http://localhost:{other}"),
-        format!("http://127.0.0.1"),
+        "http://127.0.0.1".to_owned(),
         format!("https://127.0.0.1:{port}"),
         format!("http://127.0.0.1:{port}/"),
         format!("HTTP://127.0.0.1:{port}"),
