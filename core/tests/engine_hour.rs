@@ -26,18 +26,18 @@ fn plans() {
     let show = |p: Vec<bookside_core::engine::hour::Slot>| {
         p.iter().map(|s| format!("{:?} {}-{}", s.phase, s.from, s.to)).collect::<Vec<_>>().join(" · ")
     };
-    assert_eq!(show(plan(Pace::Hour, false, true)), "Open 0-5 · Read 5-25 · Build 25-50 · Verify 50-55 · Log 55-60");
-    assert_eq!(show(plan(Pace::Hour, true, true)), "Open 0-5 · Build 5-50 · Verify 50-55 · Log 55-60");
-    assert_eq!(show(plan(Pace::Hour, false, false)), "Open 0-5 · Read 5-45 · Verify 45-55 · Log 55-60");
-    assert_eq!(show(plan(Pace::HalfHour, false, true)), "Open 0-3 · Read 3-18 · Build 18-26 · Log 26-30");
-    assert_eq!(show(plan(Pace::HalfHour, true, true)), "Open 0-3 · Build 3-20 · Verify 20-25 · Log 25-30");
-    assert_eq!(show(plan(Pace::HalfHour, false, false)), "Open 0-3 · Read 3-26 · Log 26-30");
+    assert_eq!(show(plan(Pace::Sixty, false, true)), "Open 0-5 · Read 5-25 · Build 25-50 · Verify 50-55 · Log 55-60");
+    assert_eq!(show(plan(Pace::Sixty, true, true)), "Open 0-5 · Build 5-50 · Verify 50-55 · Log 55-60");
+    assert_eq!(show(plan(Pace::Sixty, false, false)), "Open 0-5 · Read 5-45 · Verify 45-55 · Log 55-60");
+    assert_eq!(show(plan(Pace::Thirty, false, true)), "Open 0-3 · Read 3-18 · Build 18-26 · Log 26-30");
+    assert_eq!(show(plan(Pace::Thirty, true, true)), "Open 0-3 · Build 3-20 · Verify 20-25 · Log 25-30");
+    assert_eq!(show(plan(Pace::Thirty, false, false)), "Open 0-3 · Read 3-26 · Log 26-30");
     // Every plan fits its sitting exactly.
-    for pace in [Pace::Hour, Pace::HalfHour] {
+    for pace in [Pace::Sixty, Pace::Thirty] {
         for resumed in [false, true] {
             for milestone in [false, true] {
                 let p = plan(pace, resumed, milestone);
-                let len = if pace == Pace::Hour { 60 } else { 30 };
+                let len = pace.minutes();
                 assert_eq!(p.last().unwrap().to, len);
                 assert!(p.windows(2).all(|w| w[0].to == w[1].from));
                 assert_eq!(p.first().unwrap().phase, Phase::Open);
@@ -54,46 +54,46 @@ fn table() {
     use Phase::*;
     // (pace, resumed, milestone, minute, reader's phase, past Midpoint, planned phase, nudges)
     let cases: &[(Pace, bool, bool, i64, Phase, bool, Phase, &str)] = &[
-        (Hour, false, true, 0, Open, false, Open, ""),
-        (Hour, false, true, 4, Open, false, Open, ""),
-        (Hour, false, true, 5, Read, false, Read, ""),
-        (Hour, false, true, 24, Read, false, Read, ""),
-        (Hour, false, true, 25, Build, false, Build, ""),
-        (Hour, false, true, 39, Build, false, Build, ""),
+        (Sixty, false, true, 0, Open, false, Open, ""),
+        (Sixty, false, true, 4, Open, false, Open, ""),
+        (Sixty, false, true, 5, Read, false, Read, ""),
+        (Sixty, false, true, 24, Read, false, Read, ""),
+        (Sixty, false, true, 25, Build, false, Build, ""),
+        (Sixty, false, true, 39, Build, false, Build, ""),
         // The hour runs away: 40 minutes in and the Midpoint not reached.
-        (Hour, false, true, 40, Build, false, Build, "OfferMidpointStop(HourRunningAway)"),
-        (Hour, false, true, 40, Read, false, Build, "OfferMidpointStop(HourRunningAway)"),
-        (Hour, false, true, 40, Build, true, Build, ""),
-        (Hour, false, true, 49, Build, true, Build, ""),
+        (Sixty, false, true, 40, Build, false, Build, "OfferMidpointStop(HourRunningAway)"),
+        (Sixty, false, true, 40, Read, false, Build, "OfferMidpointStop(HourRunningAway)"),
+        (Sixty, false, true, 40, Build, true, Build, ""),
+        (Sixty, false, true, 49, Build, true, Build, ""),
         // ~50 minutes: suggest Verify.
-        (Hour, false, true, 50, Build, true, Verify, "MoveToVerify"),
-        (Hour, false, true, 50, Verify, true, Verify, ""),
-        (Hour, false, true, 55, Verify, true, Log, "LogNow"),
-        (Hour, false, true, 55, Build, true, Log, "MoveToVerify"),
-        (Hour, false, true, 58, Log, true, Log, ""),
-        (Hour, false, true, 60, Log, true, Log, "Overtime { minutes: 0 }"),
-        (Hour, false, true, 65, Build, false, Log, "OfferMidpointStop(HourRunningAway), MoveToVerify, LogNow, Overtime { minutes: 5 }"),
+        (Sixty, false, true, 50, Build, true, Verify, "MoveToVerify"),
+        (Sixty, false, true, 50, Verify, true, Verify, ""),
+        (Sixty, false, true, 55, Verify, true, Log, "LogNow"),
+        (Sixty, false, true, 55, Build, true, Log, "MoveToVerify"),
+        (Sixty, false, true, 58, Log, true, Log, ""),
+        (Sixty, false, true, 60, Log, true, Log, "Overtime { minutes: 0 }"),
+        (Sixty, false, true, 65, Build, false, Log, "OfferMidpointStop(HourRunningAway), MoveToVerify, LogNow, Overtime { minutes: 5 }"),
         // A resumed PARTIAL starts at the Midpoint: no Read, no Midpoint offer.
-        (Hour, true, true, 5, Build, false, Build, ""),
-        (Hour, true, true, 45, Build, false, Build, ""),
-        (Hour, true, true, 50, Build, true, Verify, "MoveToVerify"),
+        (Sixty, true, true, 5, Build, false, Build, ""),
+        (Sixty, true, true, 45, Build, false, Build, ""),
+        (Sixty, true, true, 50, Build, true, Verify, "MoveToVerify"),
         // A read-only card: Read is the work, Verify is the quiz.
-        (Hour, false, false, 44, Read, true, Read, ""),
-        (Hour, false, false, 45, Read, true, Verify, "MoveToVerify"),
+        (Sixty, false, false, 44, Read, true, Read, ""),
+        (Sixty, false, false, 45, Read, true, Verify, "MoveToVerify"),
         // 30-minute pacing, first half: the Midpoint stop is offered near its end.
-        (HalfHour, false, true, 3, Read, false, Read, ""),
-        (HalfHour, false, true, 18, Build, false, Build, ""),
-        (HalfHour, false, true, 21, Build, false, Build, ""),
-        (HalfHour, false, true, 22, Build, false, Build, "OfferMidpointStop(HalfHourPacing)"),
-        (HalfHour, false, true, 22, Read, false, Build, "OfferMidpointStop(HalfHourPacing)"),
-        (HalfHour, false, true, 26, Build, false, Log, "OfferMidpointStop(HalfHourPacing), LogNow"),
-        (HalfHour, false, true, 26, Build, true, Log, "LogNow"),
-        (HalfHour, false, true, 31, Log, true, Log, "Overtime { minutes: 1 }"),
+        (Thirty, false, true, 3, Read, false, Read, ""),
+        (Thirty, false, true, 18, Build, false, Build, ""),
+        (Thirty, false, true, 21, Build, false, Build, ""),
+        (Thirty, false, true, 22, Build, false, Build, "OfferMidpointStop(HalfHourPacing)"),
+        (Thirty, false, true, 22, Read, false, Build, "OfferMidpointStop(HalfHourPacing)"),
+        (Thirty, false, true, 26, Build, false, Log, "OfferMidpointStop(HalfHourPacing), LogNow"),
+        (Thirty, false, true, 26, Build, true, Log, "LogNow"),
+        (Thirty, false, true, 31, Log, true, Log, "Overtime { minutes: 1 }"),
         // 30-minute pacing, second half: from the Midpoint to Verify.
-        (HalfHour, true, true, 3, Build, false, Build, ""),
-        (HalfHour, true, true, 19, Build, true, Build, ""),
-        (HalfHour, true, true, 20, Build, true, Verify, "MoveToVerify"),
-        (HalfHour, true, true, 25, Verify, true, Log, "LogNow"),
+        (Thirty, true, true, 3, Build, false, Build, ""),
+        (Thirty, true, true, 19, Build, true, Build, ""),
+        (Thirty, true, true, 20, Build, true, Verify, "MoveToVerify"),
+        (Thirty, true, true, 25, Verify, true, Log, "LogNow"),
     ];
     for &(pace, resumed, milestone, minute, phase, past, planned, want) in cases {
         let s = sitting(pace, resumed, milestone);
@@ -108,9 +108,9 @@ fn table() {
 #[test]
 fn panels_per_phase() {
     use Phase::*;
-    let fresh = sitting(Pace::Hour, false, true);
-    let resumed = sitting(Pace::Hour, true, true);
-    let read_only = sitting(Pace::Hour, false, false);
+    let fresh = sitting(Pace::Sixty, false, true);
+    let resumed = sitting(Pace::Sixty, true, true);
+    let read_only = sitting(Pace::Sixty, false, false);
     let cases: &[(&Sitting, Phase, &str)] = &[
         (&fresh, Open, "[Goal, DoneWhen, RetrievalCheck]"),
         (&resumed, Open, "[Goal, DoneWhen, RetrievalCheck, ResumeAtMidpoint]"),
@@ -131,7 +131,7 @@ fn panels_per_phase() {
 #[test]
 fn a_session_across_midnight_is_dated_by_its_start() {
     // 23:40 to 00:45 in UTC+2: 65 minutes, over the planned hour, logged on the 22nd.
-    let s = sitting(Pace::Hour, false, true);
+    let s = sitting(Pace::Sixty, false, true);
     let c = at(&s, 65, Phase::Log, true);
     assert_eq!(c.entry_date.to_string(), "2026-07-22");
     assert_eq!(local_date(START + 65 * 60, 120).to_string(), "2026-07-23", "the clock itself is past midnight");
@@ -145,7 +145,7 @@ fn a_session_across_midnight_is_dated_by_its_start() {
 
 #[test]
 fn a_clock_that_went_backwards_reads_as_the_start() {
-    let s = sitting(Pace::Hour, false, true);
+    let s = sitting(Pace::Sixty, false, true);
     let c = clock(&s, START - 600, Position { phase: Phase::Open, past_midpoint: false });
     assert_eq!((c.elapsed_minutes, c.planned), (0, Phase::Open));
     assert!(c.nudges.is_empty());

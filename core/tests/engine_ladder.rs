@@ -110,3 +110,16 @@ fn the_highest_rung_goes_into_the_sticking_point() {
     let (fresh, _) = replay(4, &[]);
     assert_eq!(sticking_point(&fresh, "nothing hard").canonical(), "nothing hard");
 }
+
+#[test]
+fn hard_mode_in_the_profile_caps_the_ladder_at_three() {
+    let (doc, _) = bookside_core::profile::parse("- **Hint cap**: 4\n- **Hard mode**: yes\n");
+    let ladder = Ladder::for_profile(&doc.profile);
+    assert_eq!(ladder.cap(), 3);
+    let (ladder, step) = [Hint, Hint, Hint].iter().fold((ladder, None), |(l, _), &r| {
+        let (l, s) = l.step(r);
+        (l, Some(s))
+    });
+    assert_eq!(step, Some(Step::Show { rung: Rung::Pseudocode, note: None }));
+    assert_eq!(ladder.step(JustShowMe).1, Step::Stay { rung: Some(Rung::Pseudocode), note: Note::Capped { cap: 3 } });
+}

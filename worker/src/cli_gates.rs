@@ -13,7 +13,7 @@ use anyhow::Context;
 use bookside_core::engine::gates::{self, GateReport};
 use bookside_core::engine::hour;
 use bookside_core::wire::{BookBundle, RunRecord};
-use bookside_core::{book, guide, progress};
+use bookside_core::{book, guide, profile, progress};
 
 /// The hint cap when no profile says otherwise.
 const DEFAULT_HINT_CAP: u8 = 4;
@@ -58,8 +58,22 @@ pub fn run(book_dir: &Path, log_path: &Path) -> anyhow::Result<usize> {
     let bundle = crate::bundle::load(book_dir)?;
     let text = std::fs::read_to_string(log_path).with_context(|| format!("cannot read {}", log_path.display()))?;
     let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    let report = report(&bundle, &text, &[], ProfileFacts::default(), now);
+    let report = report(&bundle, &text, &[], profile_near(log_path)?, now);
     Ok(print(&report, log_path))
+}
+
+/// The reader's profile beside a log (`checkpoints/myllm/PROFILE.md` in the log's folder, the
+/// clone's root): its ladder cap (hard mode included) and whether Phase 0 was skipped. Without a
+/// profile, the defaults: cap 4, Phase 0 not skipped.
+pub fn profile_near(log_path: &Path) -> anyhow::Result<ProfileFacts> {
+    let dir = log_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let path = dir.join("checkpoints").join("myllm").join("PROFILE.md");
+    if !path.is_file() {
+        return Ok(ProfileFacts::default());
+    }
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (doc, _) = profile::parse(&text);
+    Ok(ProfileFacts { hint_cap: doc.profile.ladder_cap(), phase0_skipped: doc.profile.phase0_skipped })
 }
 
 /// Prints the report for `file` and returns how many findings it has.

@@ -81,3 +81,21 @@ fn check_shows_every_gate_finding_with_its_line() {
     ];
     assert_eq!(gate_lines, want, "full stdout:\n{stdout}");
 }
+
+#[test]
+fn check_reads_the_hard_mode_profile_beside_the_log() {
+    let dir = std::env::temp_dir().join(format!("bookside-cli-check-profile-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("checkpoints/myllm")).unwrap();
+    std::fs::write(dir.join("checkpoints/myllm/PROFILE.md"), "# Profile\n\n- **Hint cap**: 4\n- **Hard mode**: yes\n").unwrap();
+    let log = "### 2026-07-01 — S0.1 (How this book works) — DONE\n- **Done-when**: quiz 5/5 ✅\n- **Sticking point**: the hour (ladder rung 4)\n- **Next**: S0.2 — tooling\n";
+    std::fs::write(dir.join("PROGRESS.md"), log).unwrap();
+    let book = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../book");
+    let out = Command::new(env!("CARGO_BIN_EXE_bookside")).args(["check", "--book"]).arg(&book).arg("PROGRESS.md").current_dir(&dir).output().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("PROGRESS.md:3: rung-within-cap: ladder rung 4 is above the profile's hint cap of 3 (hard mode): the ladder never goes past the cap"),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -23,14 +23,9 @@
 
 use crate::progress::Date;
 
-/// How the reader paces sessions (from the profile).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pace {
-    /// One 60-minute sitting per session.
-    Hour,
-    /// 30-minute sittings, split at the card's Midpoint.
-    HalfHour,
-}
+/// How the reader paces sessions: the profile's own type (60-minute sessions, or 30-minute
+/// sittings split at the Midpoint).
+pub use crate::profile::Pace;
 
 /// The five phases of a session, plus time past the end of the plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -140,12 +135,12 @@ pub fn plan(pace: Pace, resumed: bool, milestone: bool) -> Vec<Slot> {
     use Phase::*;
     let work = if milestone { Build } else { Read };
     let table: &[(Phase, u32)] = match (pace, resumed, milestone) {
-        (Pace::Hour, false, true) => &[(Open, 5), (Read, 20), (Build, 25), (Verify, 5), (Log, 5)],
-        (Pace::Hour, false, false) => &[(Open, 5), (Read, 40), (Verify, 10), (Log, 5)],
-        (Pace::Hour, true, _) => &[(Open, 5), (work, 45), (Verify, 5), (Log, 5)],
-        (Pace::HalfHour, false, true) => &[(Open, 3), (Read, 15), (Build, 8), (Log, 4)],
-        (Pace::HalfHour, false, false) => &[(Open, 3), (Read, 23), (Log, 4)],
-        (Pace::HalfHour, true, _) => &[(Open, 3), (work, 17), (Verify, 5), (Log, 5)],
+        (Pace::Sixty, false, true) => &[(Open, 5), (Read, 20), (Build, 25), (Verify, 5), (Log, 5)],
+        (Pace::Sixty, false, false) => &[(Open, 5), (Read, 40), (Verify, 10), (Log, 5)],
+        (Pace::Sixty, true, _) => &[(Open, 5), (work, 45), (Verify, 5), (Log, 5)],
+        (Pace::Thirty, false, true) => &[(Open, 3), (Read, 15), (Build, 8), (Log, 4)],
+        (Pace::Thirty, false, false) => &[(Open, 3), (Read, 23), (Log, 4)],
+        (Pace::Thirty, true, _) => &[(Open, 3), (work, 17), (Verify, 5), (Log, 5)],
     };
     let mut from = 0;
     table
@@ -173,8 +168,8 @@ pub fn clock(sitting: &Sitting, now_unix: i64, at: Position) -> Clock {
     let working = matches!(at.phase, Phase::Read | Phase::Build);
     if !sitting.resumed && !at.past_midpoint && working {
         match sitting.pace {
-            Pace::HalfHour if elapsed >= HALF_STOP_AT => nudges.push(Nudge::OfferMidpointStop(StopReason::HalfHourPacing)),
-            Pace::Hour if elapsed >= RUNAWAY_AT => nudges.push(Nudge::OfferMidpointStop(StopReason::HourRunningAway)),
+            Pace::Thirty if elapsed >= HALF_STOP_AT => nudges.push(Nudge::OfferMidpointStop(StopReason::HalfHourPacing)),
+            Pace::Sixty if elapsed >= RUNAWAY_AT => nudges.push(Nudge::OfferMidpointStop(StopReason::HourRunningAway)),
             _ => {}
         }
     }

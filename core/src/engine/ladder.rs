@@ -65,6 +65,11 @@ impl Ladder {
         Ladder { cap: cap.clamp(1, 4), current: None, highest: None }
     }
 
+    /// A fresh ladder under a profile: its hint cap, and never above 3 in hard mode.
+    pub fn for_profile(profile: &crate::profile::Profile) -> Ladder {
+        Ladder::new(profile.ladder_cap())
+    }
+
     pub fn cap(&self) -> u8 {
         self.cap
     }
