@@ -128,6 +128,17 @@ fn without_raw_fields(mut guide: Guide) -> Guide {
 }
 
 #[test]
+fn the_documented_read_only_example_parses_clean() {
+    let doc = include_str!("../../docs/FORMATS.md");
+    let section = doc.split("## Session cards").nth(1).unwrap();
+    let block = section.split("```markdown\n").nth(2).expect("a second, read-only example").split("\n```").next().unwrap();
+    let (guide, diags) = guide::parse("src/session-guide.md", block);
+    assert_eq!(diags, vec![]);
+    assert_eq!(guide.cards[0].kind(), guide::CardKind::ReadOnly);
+    assert_eq!(guide.cards[0].quiz, ["session-protocol"]);
+}
+
+#[test]
 fn hand_written_variants_read_the_same() {
     let text = "## Phase 0: Tools\r\n\r\n### S0.2 – Python and uv\r\n\r\n\
                 * **Goal:** Install the tools.\r\n  Run them once.\r\n\
