@@ -129,17 +129,38 @@ impl FieldKind {
     }
 
     fn from_name(name: &str) -> FieldKind {
-        let key: String = name
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect();
-        match key.as_str() {
-            "built" => FieldKind::Built,
-            "donewhen" => FieldKind::DoneWhen,
-            "stickingpoint" => FieldKind::StickingPoint,
-            "next" => FieldKind::Next,
-            _ => FieldKind::Unknown,
+        // Compared without case, spaces or dashes, and without allocating: this runs per field.
+        let same = |canonical: &str| {
+            let mut a = name.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase);
+            let mut b = canonical.bytes();
+            loop {
+                match (a.next(), b.next()) {
+                    (None, None) => return true,
+                    (Some(x), Some(y)) if x == char::from(y) => {}
+                    _ => return false,
+                }
+            }
+        };
+        // The canonical spellings first: almost every field is written that way.
+        match name {
+            "Built" => return FieldKind::Built,
+            "Done-when" => return FieldKind::DoneWhen,
+            "Sticking point" => return FieldKind::StickingPoint,
+            "Next" => return FieldKind::Next,
+            _ => {}
+        }
+        if name.len() > 40 {
+            FieldKind::Unknown
+        } else if same("built") {
+            FieldKind::Built
+        } else if same("donewhen") {
+            FieldKind::DoneWhen
+        } else if same("stickingpoint") {
+            FieldKind::StickingPoint
+        } else if same("next") {
+            FieldKind::Next
+        } else {
+            FieldKind::Unknown
         }
     }
 }
@@ -576,11 +597,11 @@ struct Heading<'a> {
     status: Option<&'a str>,
 }
 
-/// Finds the separators of a heading's tail: (start, end) byte ranges including the spaces
-/// around them, outside parentheses.
-fn separators(text: &str, outside_parens: bool) -> Vec<(usize, usize)> {
+/// Finds the last separator of a heading's tail: its (start, end) byte range including the
+/// spaces around it; with `outside_parens`, only separators outside parentheses count.
+fn last_separator(text: &str, outside_parens: bool) -> Option<(usize, usize)> {
     let b = text.as_bytes();
-    let mut found = Vec::new();
+    let mut found = None;
     let mut depth = 0usize;
     let mut i = 0;
     while i < b.len() {
@@ -592,13 +613,13 @@ fn separators(text: &str, outside_parens: bool) -> Vec<(usize, usize)> {
         }
         let at_top = !outside_parens || depth == 0;
         // Em dash and en dash are U+2014 / U+2013: E2 80 94 / E2 80 93.
-        let dash_len = if b[i..].starts_with("—".as_bytes()) || b[i..].starts_with("–".as_bytes()) {
-            3
-        } else if c == b'-' && i > 0 && b[i - 1].is_ascii_whitespace() {
-            let n = if b.get(i + 1) == Some(&b'-') { 2 } else { 1 };
-            if b.get(i + n).is_some_and(u8::is_ascii_whitespace) { n } else { 0 }
-        } else {
-            0
+        let dash_len = match c {
+            0xE2 if b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0x93 | 0x94)) => 3,
+            b'-' if i > 0 && b[i - 1].is_ascii_whitespace() => {
+                let n = if b.get(i + 1) == Some(&b'-') { 2 } else { 1 };
+                if b.get(i + n).is_some_and(u8::is_ascii_whitespace) { n } else { 0 }
+            }
+            _ => 0,
         };
         if dash_len > 0 && at_top {
             let mut start = i;
@@ -609,7 +630,7 @@ fn separators(text: &str, outside_parens: bool) -> Vec<(usize, usize)> {
             while end < b.len() && b[end].is_ascii_whitespace() {
                 end += 1;
             }
-            found.push((start, end));
+            found = Some((start, end));
             i = end;
             continue;
         }
@@ -638,8 +659,7 @@ fn parse_heading(line: &str) -> Option<Heading<'_>> {
     let starts_with_digit = t.starts_with(|c: char| c.is_ascii_digit());
     if !starts_with_digit {
         // Without a leading date, only a heading that ends in a status word is an entry.
-        let seps = separators(t, true);
-        let &(_, last_end) = seps.last()?;
+        let (_, last_end) = last_separator(t, true)?;
         if matches!(Status::parse(&t[last_end..]), Status::Other(_)) {
             return None;
         }
@@ -654,13 +674,10 @@ fn parse_heading(line: &str) -> Option<Heading<'_>> {
     let mut rest = t[date_end..].trim_start();
     rest = rest.strip_prefix([':', ',']).map(str::trim_start).unwrap_or(rest);
     rest = strip_leading_separator(rest).unwrap_or(rest);
-    let mut seps = separators(rest, true);
-    if seps.is_empty() {
-        // Unbalanced parentheses in a title: fall back to every separator.
-        seps = separators(rest, false);
-    }
-    let (middle, status) = match seps.last() {
-        Some(&(s, e)) => (rest[..s].trim(), Some(rest[e..].trim()).filter(|s| !s.is_empty())),
+    // Unbalanced parentheses in a title: fall back to every separator.
+    let last = last_separator(rest, true).or_else(|| last_separator(rest, false));
+    let (middle, status) = match last {
+        Some((s, e)) => (rest[..s].trim(), Some(rest[e..].trim()).filter(|s| !s.is_empty())),
         None => (rest.trim(), None),
     };
     let session_end = middle.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(middle.len());
@@ -695,6 +712,20 @@ fn canonical_heading(h: &Heading<'_>) -> Option<String> {
 // Field lines
 // ---------------------------------------------------------------------------------------------
 
+/// The first `**` in `s` (a byte search for `*`, cheaper than a substring search here).
+fn find_double_star(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut from = 0;
+    while let Some(i) = b[from..].iter().position(|&c| c == b'*') {
+        let at = from + i;
+        if b.get(at + 1) == Some(&b'*') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 /// Reads `- **Name**: value` (and the variants in the grammar): (name, value, kind).
 fn parse_field_line(line: &str) -> Option<(&str, &str, FieldKind)> {
     let t = strip_indent(line)?;
@@ -704,7 +735,7 @@ fn parse_field_line(line: &str) -> Option<(&str, &str, FieldKind)> {
     }
     let t = t.trim_start();
     if let Some(bold) = t.strip_prefix("**") {
-        let close = bold.find("**")?;
+        let close = find_double_star(bold)?;
         let inner = &bold[..close];
         let after = &bold[close + 2..];
         let (name, value) = if let Some(v) = after.strip_prefix(':') {
@@ -813,14 +844,18 @@ enum LineKind<'a> {
 
 /// Classifies the lines of one entry's raw text (its first line is the heading).
 fn scan_entry(raw: &str, first_number: usize) -> impl Iterator<Item = (Line<'_>, LineKind<'_>)> {
-    let all: Vec<Line<'_>> = lines(raw, first_number).collect();
-    let texts: Vec<&str> = all.iter().map(|l| l.text).collect();
-    let fenced = fence_mask(&texts);
+    // Most entries have no fence at all; only those pay for the fence pre-pass.
+    let fenced = if (raw.contains('`') && raw.contains("```")) || (raw.contains('~') && raw.contains("~~~")) {
+        let texts: Vec<&str> = lines(raw, first_number).map(|l| l.text).collect();
+        fence_mask(&texts)
+    } else {
+        Vec::new()
+    };
     let mut in_field = false;
-    all.into_iter().zip(fenced).enumerate().map(move |(i, (line, fenced))| {
+    lines(raw, first_number).enumerate().map(move |(i, line)| {
         let kind = if i == 0 {
             LineKind::Heading
-        } else if fenced {
+        } else if fenced.get(i).copied().unwrap_or(false) {
             LineKind::Other
         } else if let Some((name, value, kind)) = parse_field_line(line.text) {
             LineKind::Field { name, value, kind }
@@ -842,33 +877,34 @@ fn scan_entry(raw: &str, first_number: usize) -> impl Iterator<Item = (Line<'_>,
 /// diagnostics say where.
 pub fn parse(text: &str) -> (ProgressLog, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    // (byte offset, line number) of each entry heading.
-    let mut starts: Vec<(usize, usize)> = Vec::new();
+    // (byte offset, line number, what it says) of each entry heading.
+    let mut starts: Vec<(usize, usize, Heading<'_>)> = Vec::new();
     let mut offset = 0;
     // A heading is recognised by its own line alone (even inside a code fence), so no earlier
     // line, and no merge or fmt, can hide an entry or make one appear.
     for line in lines(text, 1) {
-        if line.text.trim_start().starts_with("###") && parse_heading(line.text).is_some() {
-            starts.push((offset, line.number));
+        if line.text.trim_start().starts_with("###")
+            && let Some(h) = parse_heading(line.text)
+        {
+            starts.push((offset, line.number, h));
         }
         offset += line.text.len() + line.eol.len();
     }
     let preamble_end = starts.first().map_or(text.len(), |s| s.0);
     let mut entries = Vec::with_capacity(starts.len());
-    for (i, &(start, number)) in starts.iter().enumerate() {
+    for (i, (start, number, h)) in starts.iter().enumerate() {
         let end = starts.get(i + 1).map_or(text.len(), |s| s.0);
-        entries.push(parse_entry(&text[start..end], number, &mut diags));
+        entries.push(parse_entry(&text[*start..end], *number, h, &mut diags));
     }
     check_duplicates(&entries, &mut diags);
     (ProgressLog { preamble: text[..preamble_end].to_string(), entries }, diags)
 }
 
-fn parse_entry(raw: &str, number: usize, diags: &mut Vec<Diagnostic>) -> Entry {
+fn parse_entry(raw: &str, number: usize, h: &Heading<'_>, diags: &mut Vec<Diagnostic>) -> Entry {
     let mut fields: Vec<Field> = Vec::new();
-    let mut heading = None;
     for (line, kind) in scan_entry(raw, number) {
         match kind {
-            LineKind::Heading => heading = parse_heading(line.text),
+            LineKind::Heading => {}
             LineKind::Field { name, value, kind } => fields.push(Field {
                 kind,
                 name: name.to_string(),
@@ -889,7 +925,6 @@ fn parse_entry(raw: &str, number: usize, diags: &mut Vec<Diagnostic>) -> Entry {
             LineKind::Other => {}
         }
     }
-    let h = heading.expect("an entry's first line is its heading");
     if h.date_text.is_empty() {
         diags.push(Diagnostic::new(FILE, number, "entry heading has no date; start it with the session's date, like `### 2026-07-22 —`"));
     } else if h.date.is_none() {
@@ -942,6 +977,32 @@ fn parse_entry(raw: &str, number: usize, diags: &mut Vec<Diagnostic>) -> Entry {
     }
 }
 
+/// FNV-1a: the duplicate check hashes one short key per entry, where SipHash's DoS resistance
+/// buys nothing (the reader's own file) and costs a visible share of parse time.
+#[derive(Debug, Default, Clone, Copy)]
+struct BuildFnv;
+
+#[derive(Debug)]
+struct Fnv(u64);
+
+impl std::hash::BuildHasher for BuildFnv {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
 fn check_duplicates(entries: &[Entry], diags: &mut Vec<Diagnostic>) {
     // Hash maps keep this linear even when thousands of entries share a key. Texts are only
     // normalised for entries whose key repeats, which is rare, so parsing stays cheap.
@@ -949,7 +1010,7 @@ fn check_duplicates(entries: &[Entry], diags: &mut Vec<Diagnostic>) {
         let date_text = if e.date.is_some() { "" } else { e.date_text.as_str() };
         (e.date, date_text, e.session.as_str(), e.status.as_ref().map_or("", Status::as_str))
     }
-    let mut first_with_key: HashMap<_, usize> = HashMap::with_capacity(entries.len());
+    let mut first_with_key: HashMap<_, usize, BuildFnv> = HashMap::with_capacity_and_hasher(entries.len(), BuildFnv);
     let mut texts: HashMap<String, usize> = HashMap::new();
     let mut normalized_done = vec![false; entries.len()];
     for (i, e) in entries.iter().enumerate() {
