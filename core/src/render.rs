@@ -50,18 +50,15 @@ pub fn options() -> Options {
 /// mdBook's `normalize_id`: alphanumerics, `-` and `_` kept (ASCII letters lowercased, other
 /// letters kept as they are), whitespace turned into `-`, everything else dropped.
 pub fn normalize_id(content: &str) -> String {
-    content
-        .chars()
-        .filter_map(|ch| {
-            if ch.is_alphanumeric() || ch == '_' || ch == '-' {
-                Some(ch.to_ascii_lowercase())
-            } else if ch.is_whitespace() {
-                Some('-')
-            } else {
-                None
-            }
-        })
-        .collect()
+    let mut id = String::with_capacity(content.len());
+    for ch in content.chars() {
+        if ch.is_alphanumeric() || ch == '_' || ch == '-' {
+            id.push(ch.to_ascii_lowercase());
+        } else if ch.is_whitespace() {
+            id.push('-');
+        }
+    }
+    id
 }
 
 /// mdBook's id for a heading's text: trim, drop leading `#`s, trim again, normalise.
@@ -141,8 +138,16 @@ fn level_number(level: HeadingLevel) -> u8 {
     level as u8
 }
 
+/// The text with runs of whitespace turned into single spaces and the ends trimmed.
 fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 /// Hands out mdBook's unique ids: the first heading with a given id keeps it, repeats get `-1`,
@@ -158,10 +163,17 @@ impl IdCounter {
             return id.to_owned();
         }
         let base = id_from_text(text);
-        let count = self.seen.entry(base.clone()).or_insert(0);
-        let id = if *count == 0 { base } else { format!("{base}-{count}") };
-        *count += 1;
-        id
+        match self.seen.get_mut(&base) {
+            Some(count) => {
+                let id = format!("{base}-{count}");
+                *count += 1;
+                id
+            }
+            None => {
+                self.seen.insert(base.clone(), 1);
+                base
+            }
+        }
     }
 }
 
@@ -173,40 +185,45 @@ struct Transform<'a, 'h, I> {
     headings: Option<&'h mut Vec<Heading>>,
     /// Events waiting to be handed out (a whole heading, or a rewritten tag plus its parts).
     queue: std::collections::VecDeque<Event<'a>>,
+    /// A heading's text, reused from one heading to the next.
+    text: String,
 }
 
 impl<'a, 'h, I: Iterator<Item = Event<'a>>> Transform<'a, 'h, I> {
     fn new(path: &'a str, inner: I, headings: Option<&'h mut Vec<Heading>>) -> Self {
-        Transform { path, inner, ids: IdCounter::default(), headings, queue: std::collections::VecDeque::new() }
+        Transform { path, inner, ids: IdCounter::default(), headings, queue: std::collections::VecDeque::new(), text: String::new() }
     }
 
     /// Reads a whole heading from the parser and queues it with its id and self-link.
     fn heading(&mut self, level: HeadingLevel, explicit: Option<CowStr<'a>>, classes: Vec<CowStr<'a>>) {
-        let mut inner = Vec::new();
-        let mut text = String::new();
-        for event in self.inner.by_ref() {
+        // The queue is empty here: slots 0 and 1 are filled once the id is known, so the heading's
+        // events go straight into the queue's reused buffer instead of a fresh one.
+        debug_assert!(self.queue.is_empty());
+        self.queue.push_back(Event::SoftBreak);
+        self.queue.push_back(Event::SoftBreak);
+        let mut text = std::mem::take(&mut self.text);
+        text.clear();
+        while let Some(event) = self.inner.next() {
             match event {
                 Event::End(TagEnd::Heading(_)) => break,
                 Event::Text(ref t) | Event::Code(ref t) => text.push_str(t),
                 Event::SoftBreak | Event::HardBreak => text.push('\n'),
                 _ => {}
             }
-            inner.push(event);
+            let event = self.rewrite(event);
+            self.queue.push_back(event);
         }
         let id = self.ids.id(explicit.as_deref(), &text);
         if let Some(headings) = self.headings.as_deref_mut() {
             headings.push(Heading { level: level_number(level), text: collapse(&text), id: id.clone() });
         }
+        self.text = text;
         let mut anchor = String::with_capacity(id.len() + 32);
         anchor.push_str("<a class=\"header\" href=\"#");
         escape_attr(&mut anchor, &id);
         anchor.push_str("\">");
-        self.queue.push_back(Event::Start(Tag::Heading { level, id: Some(CowStr::from(id)), classes, attrs: Vec::new() }));
-        self.queue.push_back(Event::Html(CowStr::from(anchor)));
-        for event in inner {
-            let event = self.rewrite(event);
-            self.queue.push_back(event);
-        }
+        self.queue[0] = Event::Start(Tag::Heading { level, id: Some(CowStr::from(id)), classes, attrs: Vec::new() });
+        self.queue[1] = Event::Html(CowStr::from(anchor));
         self.queue.push_back(Event::Html(CowStr::Borrowed("</a>")));
         self.queue.push_back(Event::End(TagEnd::Heading(level)));
     }
