@@ -191,3 +191,43 @@ fn report_rendering() {
     "#]]
     .assert_eq(&report.render("PROGRESS.md"));
 }
+
+mod robustness {
+    use super::*;
+    use bookside_core::engine::locate::{self, Context};
+    use bookside_core::engine::remediation;
+    use proptest::prelude::*;
+
+    /// Lines a hand-edited log is made of, valid or not.
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (0u8..40, prop::sample::select(vec!["S0.1", "S0.2", "S1.2", "S1.3", "S9.9", "", "S0"]), prop::sample::select(vec!["DONE", "PARTIAL", "SKIPPED", "done", "WAT", ""]))
+                .prop_map(|(d, s, st)| format!("### 2026-07-{:02} — {s} (t) — {st}", d)),
+            prop::sample::select(vec!["✅", "❌", "", "✔"]).prop_map(|m| format!("- **Done-when**: test.py {m}")),
+            (0u8..9).prop_map(|r| format!("- **Sticking point**: cache sizing (ladder rung {r})")),
+            prop::sample::select(vec!["S1.3 — on", "later", "S9.9", ""]).prop_map(|n| format!("- **Next**: {n}")),
+            "\\PC{0,20}",
+        ]
+    }
+
+    proptest! {
+        /// Whatever the reader wrote, the gates, locate and remediation answer without panicking,
+        /// and every finding points at a line of the file.
+        #[test]
+        fn never_panic_and_point_inside_the_file(lines in prop::collection::vec(line(), 0..30)) {
+            let text = lines.join("\n");
+            let g = guide();
+            let (log, diags) = progress::parse(&text);
+            let runs = locate::self_reported_runs(&log);
+            let report = check(&Input { guide: &g, log: &log, log_diagnostics: &diags, runs: &runs, hint_cap: 3, phase0_skipped: false, today: Date::new(2026, 7, 20).unwrap() });
+            let n = text.lines().count().max(1);
+            for f in &report.findings {
+                prop_assert!(f.line >= 1 && f.line <= n, "line {} of {}", f.line, n);
+            }
+            let cx = Context { guide: &g, log: &log, runs: &runs, phase0_skipped: false };
+            let _ = locate::locate(&cx, Some("S1.3"));
+            let _ = locate::locate(&cx, None);
+            let _ = remediation::remediation(&g, &log);
+        }
+    }
+}
