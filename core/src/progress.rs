@@ -344,9 +344,13 @@ impl StickingPoint {
         if let Some(inner_end) = v.strip_suffix(')')
             && let Some(open) = inner_end.rfind('(')
         {
-            let inner = inner_end[open + 1..].trim().to_ascii_lowercase();
-            let inner = inner.strip_prefix("ladder").map(str::trim_start).unwrap_or(&inner);
-            if let Some(n) = inner.strip_prefix("rung").map(str::trim)
+            // Case-insensitive prefixes without allocating: this runs once per entry.
+            let strip_word = |s: &'_ str, word: &str| -> Option<usize> {
+                s.get(..word.len()).filter(|p| p.eq_ignore_ascii_case(word)).map(|_| word.len())
+            };
+            let inner = inner_end[open + 1..].trim();
+            let inner = strip_word(inner, "ladder").map_or(inner, |n| inner[n..].trim_start());
+            if let Some(n) = strip_word(inner, "rung").map(|n| inner[n..].trim())
                 && n.bytes().all(|b| b.is_ascii_digit())
                 && let Ok(rung) = n.parse::<u8>()
             {
