@@ -763,7 +763,14 @@ pub fn grade(q: &Question, answer: &Answer) -> Feedback {
 }
 
 fn read_pick(text: &str, options: &[String]) -> Option<usize> {
-    let t = text.trim().trim_end_matches([')', '.']).trim();
+    let t = text.trim();
+    // "B) the option", as the reveal prints it: the letter decides.
+    if let Some((head, _)) = t.split_once(')')
+        && head.trim().len() == 1
+    {
+        return read_pick(head, options);
+    }
+    let t = t.trim_end_matches([')', '.']).trim();
     if let Some(i) = options.iter().position(|o| o.eq_ignore_ascii_case(t)) {
         return Some(i);
     }
@@ -1302,6 +1309,8 @@ title = "again"
         assert_eq!(grade(&c, &Answer::Text(letter(*correct).to_string().to_lowercase())).grade, Grade::Right);
         assert_eq!(grade(&c, &Answer::Text(options[*correct].clone())).grade, Grade::Right);
         assert_eq!(grade(&c, &Answer::Text(format!("{}", correct + 1))).grade, Grade::Right);
+        assert_eq!(grade(&c, &Answer::Text(c.expected())).grade, Grade::Right, "the revealed answer reads back");
+        assert_eq!(grade(&c, &Answer::Text(format!("{}) whatever", letter((correct + 1) % options.len())))).grade, Grade::Wrong);
         assert!(matches!(grade(&c, &Answer::Pick(9)).grade, Grade::Unreadable(_)));
 
         let e = (0..100).map(|s| question(t, s).unwrap()).find(|q| matches!(q.kind, QuestionKind::Explain { .. })).unwrap();
