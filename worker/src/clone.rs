@@ -154,3 +154,79 @@ fn dotted(test: &TestResult) -> impl Iterator<Item = &str> {
 fn belongs_to(test: &TestResult, stem: &str) -> bool {
     dotted(test).any(|part| part == stem)
 }
+
+#[cfg(test)]
+mod tests {
+    use bookside_core::wire::{Outcome, RunEnd, RunResult, SessionInfo, TestResult};
+    use expect_test::expect;
+
+    use super::{Clone, Session, milestone_statuses};
+
+    fn session(id: &str, test_file: Option<&str>) -> Session {
+        Session {
+            info: SessionInfo {
+                id: id.to_owned(),
+                title: String::new(),
+                phase: 1,
+                done_when: test_file.map(|f| format!("uv run pytest tests/milestones/{f}")),
+                test_file: test_file.map(str::to_owned),
+                runnable: true,
+            },
+            argv: None,
+        }
+    }
+
+    fn case(classname: &str, name: &str, outcome: Outcome, message: Option<&str>) -> TestResult {
+        TestResult { classname: classname.to_owned(), name: name.to_owned(), outcome, message: message.map(str::to_owned) }
+    }
+
+    fn sweep(end: RunEnd, tests: Vec<TestResult>) -> RunResult {
+        RunResult { outcome: Outcome::Fail, message: Some("the sweep's own message".to_owned()), end, exit_code: Some(1), truncated: false, millis: 0, tests }
+    }
+
+    fn show(clone: &Clone, sweep: &RunResult) -> String {
+        milestone_statuses(clone, sweep)
+            .iter()
+            .map(|m| format!("{:?} {} {:?} {:?}", m.session, m.test_file, m.outcome, m.message))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn one_sweep_is_split_per_milestone_file() {
+        let clone = Clone {
+            root: "/clone".into(),
+            title: String::new(),
+            sessions: vec![
+                session("S0.1", None),
+                session("S1.2", Some("test_m01_model_config.py")),
+                session("S1.3", Some("test_m02_kv_budget.py")),
+                session("S1.4", Some("test_m03_dense_vs_moe.py")),
+                session("S1.5", Some("test_m04_missing.py")),
+            ],
+            diagnostics: Vec::new(),
+            has_guide: true,
+        };
+        let tests = vec![
+            case("tests.milestones.test_m01_model_config", "test_m01_model_config", Outcome::Pass, None),
+            case("tests.milestones.test_m02_kv_budget", "test_shape", Outcome::Pass, None),
+            case("tests.milestones.test_m02_kv_budget", "test_budget", Outcome::Skip, Some("run session S1.3")),
+            // A file that failed to import: pytest names the module, with no class.
+            case("", "tests.milestones.test_m03_dense_vs_moe", Outcome::Fail, Some("collection failure")),
+            case("tests.milestones.test_extra", "test_x", Outcome::Pass, None),
+        ];
+        expect![[r#"
+            Some("S1.2") test_m01_model_config.py Pass None
+            Some("S1.3") test_m02_kv_budget.py Skip Some("run session S1.3")
+            Some("S1.4") test_m03_dense_vs_moe.py Fail Some("collection failure")
+            Some("S1.5") test_m04_missing.py Error Some("pytest reported no test from test_m04_missing.py; check that tests/milestones/test_m04_missing.py exists")
+            None test_extra.py Pass None"#]]
+        .assert_eq(&show(&clone, &sweep(RunEnd::Exited, tests.clone())));
+        expect![[r#"
+            Some("S1.2") test_m01_model_config.py Error Some("the sweep's own message")
+            Some("S1.3") test_m02_kv_budget.py Error Some("the sweep's own message")
+            Some("S1.4") test_m03_dense_vs_moe.py Error Some("the sweep's own message")
+            Some("S1.5") test_m04_missing.py Error Some("the sweep's own message")"#]]
+        .assert_eq(&show(&clone, &sweep(RunEnd::TimedOut, Vec::new())));
+    }
+}
