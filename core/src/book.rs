@@ -186,9 +186,14 @@ struct Config {
 
 fn parse_config(text: &str, diagnostics: &mut Vec<Diagnostic>) -> Config {
     let (doc, errors) = toml::de::DeTable::parse_recoverable(text);
+    let mut last_line = None;
     for error in errors {
         let line = error.span().map_or(0, |span| line_of(text, span.start));
-        diagnostics.push(Diagnostic::new("book.toml", line, format!("book.toml is not valid TOML: {}", error.message().trim_end_matches('.').to_lowercase())));
+        // The parser may report one mistake several ways; the first says it best.
+        if last_line.replace(line) == Some(line) {
+            continue;
+        }
+        diagnostics.push(Diagnostic::new("book.toml", line, format!("book.toml is not valid TOML ({}): fix this line", error.message().trim().trim_end_matches('.').to_lowercase())));
     }
     let doc = doc.into_inner();
     let string = |table: &str, key: &str| -> Option<(String, usize)> {

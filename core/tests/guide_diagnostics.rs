@@ -234,3 +234,30 @@ fn quiz_topics_missing_from_quiz_toml() {
         src/session-guide.md:9: card S0.1 names quiz topic `kv-cache-size`, which quiz.toml does not define: add a [[topic]] with id = "kv-cache-size"
     "#]]);
 }
+
+#[test]
+fn ladders_outside_cards_and_without_obstacles() {
+    let text = format!("## Phase 1 — Paper\n\n#### Hints: nowhere\n\n{}#### Hints:\n\n1. **Point**: p\n2. **Ask**: a\n3. **Pseudocode**: c\n4. **One line**: o\n", card("S1.1", "none"));
+    check(&text, expect![[r#"
+        src/session-guide.md:3: hint ladder outside a card: put it under the card's `### S1.3 — Title` heading
+        src/session-guide.md:13: hint ladder has no obstacle: write `#### Hints: what the reader is stuck on`
+    "#]]);
+}
+
+#[test]
+fn cards_without_title_and_empty_fields() {
+    let text = "## Phase 1 — Paper\n\n### S1.1 —\n\n- **Goal**: g\n- **Needs**: none\n- **Read**:\n- **Midpoint**: m\n- **Done-when**: ` `\n";
+    check(text, expect![[r#"
+        src/session-guide.md:3: card S1.1 has no title: write `### S1.1 — Title`
+        src/session-guide.md:7: card S1.1 has an empty Read field: link the chapter sections to read
+        src/session-guide.md:9: milestone card S1.1 has an empty Done-when: write the test command in backticks
+    "#]]);
+}
+
+#[test]
+fn cards_with_both_done_when_and_quiz() {
+    let text = format!("## Phase 1 — Paper\n\n{}- **Quiz**: topic\n", card("S1.1", "none"));
+    check(&text, expect![[r#"
+        src/session-guide.md:11: card S1.1 has both Done-when and Quiz: a milestone ends in its test, keep only Done-when
+    "#]]);
+}
