@@ -4,7 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{FromRequest, Path, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{KeepAlive, Sse};
 use axum::response::IntoResponse;
@@ -61,6 +62,18 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     }
 }
 
+/// The `{id}` of a run path; a malformed one (bad percent-encoding) is simply an unknown run, so
+/// this refusal too goes through [`ApiError`].
+pub struct RunId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for RunId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Path::<String>::from_request_parts(parts, state).await.map(|Path(id)| RunId(id)).map_err(|_| ApiError::UnknownRun)
+    }
+}
+
 async fn health(State(app): App) -> Json<Health> {
     Json(Health {
         name: "bookside".to_owned(),
@@ -88,18 +101,18 @@ async fn start_run(State(app): App, ApiJson(request): ApiJson<RunRequest>) -> Re
     Ok((StatusCode::ACCEPTED, Json(started)))
 }
 
-async fn run_snapshot(State(app): App, Path(id): Path<String>) -> Result<Json<RunSnapshot>, ApiError> {
+async fn run_snapshot(State(app): App, RunId(id): RunId) -> Result<Json<RunSnapshot>, ApiError> {
     Ok(Json(app.runs.get(&id).ok_or(ApiError::UnknownRun)?.snapshot()))
 }
 
-async fn run_events(State(app): App, Path(id): Path<String>, headers: HeaderMap) -> Result<impl IntoResponse, ApiError> {
+async fn run_events(State(app): App, RunId(id): RunId, headers: HeaderMap) -> Result<impl IntoResponse, ApiError> {
     let run = app.runs.get(&id).ok_or(ApiError::UnknownRun)?;
     // A reconnecting client resumes after the last output it saw.
     let from = headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok()).unwrap_or(0);
     Ok(Sse::new(run.events(from)).keep_alive(KeepAlive::default()))
 }
 
-async fn cancel_run(State(app): App, Path(id): Path<String>) -> Result<impl IntoResponse, ApiError> {
+async fn cancel_run(State(app): App, RunId(id): RunId) -> Result<impl IntoResponse, ApiError> {
     let run = app.runs.get(&id).ok_or(ApiError::UnknownRun)?;
     run.cancel();
     Ok((StatusCode::ACCEPTED, Json(run.snapshot())))

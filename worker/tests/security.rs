@@ -324,6 +324,8 @@ fn the_site_carries_security_headers_and_is_compressed() {
     let r = w.raw(&format!("GET /api/nothing-here HTTP/1.1\r\nHost: {host}\r\nX-Bookside-Token: {}", w.token), "");
     assert_eq!(r.status, 404, "unknown API paths are JSON 404s, not the app");
     assert_eq!(r.json()["error"], "not-found");
+    let r = w.raw(&format!("GET /api/runs/%FF%FE/events HTTP/1.1\r\nHost: {host}\r\nX-Bookside-Token: {}", w.token), "");
+    assert_eq!((r.status, r.json()["error"].as_str()), (404, Some("unknown-run")), "a malformed id is a JSON refusal too");
 }
 
 #[test]
