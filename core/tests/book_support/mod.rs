@@ -53,12 +53,14 @@ use std::fmt::Write;
 use bookside_core::book::{Book, TocKind};
 use bookside_core::guide::{self, Guide, ReadItem};
 
-/// The quiz topic ids of a book's `quiz.toml` (tests only: the quiz module owns the real parser).
+/// The quiz topic ids of the book's quiz banks (`quiz.toml`, `quiz/*.toml`), as the CLI gathers
+/// them; `None` when the book has none.
 pub fn quiz_topics(bundle: &BookBundle) -> Option<BTreeSet<String>> {
-    let text = bundle.get("quiz.toml")?;
-    let (doc, _) = toml::de::DeTable::parse_recoverable(text);
-    let topics = doc.get_ref().get("topic")?.get_ref().as_array()?;
-    Some(topics.iter().filter_map(|t| Some(t.get_ref().as_table()?.get("id")?.get_ref().as_str()?.to_owned())).collect())
+    let banks: Vec<(&String, &String)> = bundle.files.iter().filter(|(p, _)| *p == "quiz.toml" || (p.starts_with("quiz/") && p.ends_with(".toml"))).collect();
+    if banks.is_empty() {
+        return None;
+    }
+    Some(banks.into_iter().flat_map(|(path, text)| bookside_core::quiz::parse_quiz(path, text).0.topics.into_iter().map(|t| t.id)).collect())
 }
 
 /// What the book loader sees, one line per entry: the golden snapshot's text.
