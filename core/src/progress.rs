@@ -1209,7 +1209,13 @@ pub fn check_canonical(text: &str) -> Vec<Diagnostic> {
                 .zip(lines(&canonical, e.line))
                 .find(|(a, b)| a.text != b.text || a.eol != b.eol);
             if let Some((was, now)) = first_diff {
-                message.push_str(&format!("; line {} would become `{}`", was.number, now.text));
+                if was.text != now.text {
+                    message.push_str(&format!("; line {} would become `{}`", was.number, now.text));
+                } else if was.eol.is_empty() {
+                    message.push_str(&format!("; line {} has no line ending", was.number));
+                } else {
+                    message.push_str(&format!("; line {} would get the file's line ending", was.number));
+                }
             }
             message.push_str("; run `bookside fmt` to rewrite it");
             diags.push(Diagnostic::new(FILE, e.line, message));

@@ -73,3 +73,17 @@ fn text_it_does_not_understand_is_kept() {
         "#]],
     );
 }
+
+#[test]
+fn check_says_what_would_change() {
+    let report = |text: &str| -> String { progress::check_canonical(text).iter().map(|d| format!("{d}\n")).collect() };
+    expect![[r#"
+        PROGRESS.md:1: entry 2026-07-22 S1.3 DONE is not in canonical form; line 2 has no line ending; run `bookside fmt` to rewrite it
+    "#]]
+    .assert_eq(&report("### 2026-07-22 — S1.3 — DONE\n- **Built**: x"));
+    expect![[r#"
+        PROGRESS.md:3: entry 2026-07-23 S1.4 PARTIAL is not in canonical form; line 4 would become `- **Next**: S1.5 — why`; run `bookside fmt` to rewrite it
+    "#]]
+    .assert_eq(&report("### 2026-07-22 — S1.3 — DONE\n\n### 2026-07-23 — S1.4 — PARTIAL\n- **Next**: S1.5: why\n"));
+    assert_eq!(report(""), "");
+}
