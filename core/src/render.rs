@@ -13,10 +13,12 @@
 //!   same reason (`{onclick=…}`);
 //! - fenced code blocks keep pulldown-cmark's `language-xxx` class.
 //!
-//! Extensions are exactly those mdBook enables: tables, footnotes, strikethrough, task lists and
-//! heading attributes.
+//! Extensions: tables, footnotes, strikethrough, task lists, heading attributes and smart
+//! punctuation, which `mdbook build` 0.5 enables by default. mdBook 0.5 also enables definition
+//! lists and GFM alerts by default; they stay off here (their HTML would differ from mdBook's
+//! anyway, and a `: ` line then reads as text), which is the one known divergence.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
 
@@ -38,22 +40,30 @@ pub struct Rendered {
     pub headings: Vec<Heading>,
 }
 
-/// The pulldown-cmark extensions Bookside renders with (mdBook's set; never `Options::all()`).
+/// The pulldown-cmark extensions Bookside renders with: exactly those `mdbook build` (0.5) uses
+/// by default, so a chapter reads and anchors the same in both (never `Options::all()`). Smart
+/// punctuation matters to anchors: `a -- b` becomes `a – b`, whose id is `a--b`.
 pub fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_SMART_PUNCTUATION
 }
 
-/// mdBook's `normalize_id`: alphanumerics, `-` and `_` kept (ASCII letters lowercased, other
-/// letters kept as they are), whitespace turned into `-`, everything else dropped.
+/// mdBook's heading-id rule (mdbook-html 0.5, `id_from_content`): letters lowercased (Unicode
+/// lowercase, so `Über` gives `über`), letters, digits, `-` and `_` kept, whitespace turned into
+/// `-`, everything else dropped.
 pub fn normalize_id(content: &str) -> String {
     let mut id = String::with_capacity(content.len());
     for ch in content.chars() {
         if ch.is_alphanumeric() || ch == '_' || ch == '-' {
-            id.push(ch.to_ascii_lowercase());
+            if ch.is_ascii() {
+                id.push(ch.to_ascii_lowercase());
+            } else {
+                id.extend(ch.to_lowercase());
+            }
         } else if ch.is_whitespace() {
             id.push('-');
         }
@@ -61,9 +71,9 @@ pub fn normalize_id(content: &str) -> String {
     id
 }
 
-/// mdBook's id for a heading's text: trim, drop leading `#`s, trim again, normalise.
+/// mdBook's id for a heading's text: trimmed, then [`normalize_id`].
 fn id_from_text(text: &str) -> String {
-    normalize_id(text.trim().trim_start_matches('#').trim())
+    normalize_id(text.trim())
 }
 
 /// The app route of a chapter: `part/kv-cache.md` → `/book/part/kv-cache`.
@@ -150,11 +160,16 @@ fn collapse(text: &str) -> String {
     out
 }
 
-/// Hands out mdBook's unique ids: the first heading with a given id keeps it, repeats get `-1`,
-/// `-2`, … An explicit `{#id}` is used verbatim and not counted, as in mdBook.
+/// Hands out mdBook's unique ids: an id already used gets the first free suffix `-1`, `-2`, …
+/// An explicit `{#id}` is used verbatim and does not reserve its id, as in mdBook.
+///
+/// mdBook retries suffixes from 1 for every repeat, which is quadratic in the number of equal
+/// headings; remembering where the search for each base stopped gives the same ids in linear
+/// time, because an id once used stays used.
 #[derive(Default)]
 struct IdCounter {
-    seen: HashMap<String, usize>,
+    used: HashSet<String>,
+    next: HashMap<String, u32>,
 }
 
 impl IdCounter {
@@ -163,15 +178,15 @@ impl IdCounter {
             return id.to_owned();
         }
         let base = id_from_text(text);
-        match self.seen.get_mut(&base) {
-            Some(count) => {
-                let id = format!("{base}-{count}");
-                *count += 1;
-                id
-            }
-            None => {
-                self.seen.insert(base.clone(), 1);
-                base
+        if self.used.insert(base.clone()) {
+            return base;
+        }
+        let counter = self.next.entry(base.clone()).or_insert(1);
+        loop {
+            let candidate = format!("{base}-{counter}");
+            *counter += 1;
+            if self.used.insert(candidate.clone()) {
+                return candidate;
             }
         }
     }

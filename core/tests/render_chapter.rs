@@ -17,13 +17,16 @@ fn ids(markdown: &str) -> Vec<String> {
 
 #[test]
 fn heading_ids_match_mdbook() {
-    // Expected values follow mdBook's `normalize_id` over the heading's text with tags removed:
-    // ASCII letters lowercased, other letters kept as they are, whitespace to `-`, the rest dropped.
+    // Expected values follow mdbook-html 0.5's `id_from_content` over the heading's text with tags
+    // removed (smart punctuation on, as mdBook's default): trimmed, lowercased (Unicode too),
+    // letters, digits, `-` and `_` kept, whitespace to `-`, the rest dropped.
     let cases = [
         ("## What the cache stores", "what-the-cache-stores"),
         ("## What's *new* in v2.0?", "whats-new-in-v20"),
         ("## `head_dim` & friends", "head_dim--friends"),
-        ("## Über Ümlaut — ÄÖ", "Über-Ümlaut--ÄÖ"),
+        ("## Über Ümlaut — ÄÖ", "über-ümlaut--äö"),
+        ("## a -- b ... c", "a--b--c"),
+        ("## # Lead", "-lead"),
         ("## C++ <templates>", "c"),
         ("## #hashtag topic", "hashtag-topic"),
         ("## See [the docs](x.md)", "see-the-docs"),
@@ -44,6 +47,8 @@ fn heading_ids_match_mdbook() {
 #[test]
 fn repeated_headings_get_numbered_ids() {
     assert_eq!(ids("# Example\n## Example\n### Example\n## Other\n## example"), vec!["example", "example-1", "example-2", "other", "example-3"]);
+    // A suffixed id already taken by a heading of that name is skipped, as mdBook does.
+    assert_eq!(ids("## a\n## a-1\n## a\n## a"), vec!["a", "a-1", "a-2", "a-3"]);
     // An explicit id is used as written and does not take a number from the others.
     assert_eq!(ids("## A {#a}\n## A\n## A"), vec!["a", "a", "a-1"]);
 }
@@ -157,9 +162,9 @@ fn footnotes_tables_task_lists_and_strikethrough() {
 
 #[test]
 fn extensions_outside_mdbooks_set_stay_off() {
-    // Math, definition lists, smart punctuation and superscript are not enabled.
+    // Math, definition lists, GFM alerts and superscript are not enabled; smart punctuation is.
     html("ch.md", "$x$ \"quoted\" ^sup^\n\nterm\n: definition\n", expect![[r#"
-        <p>$x$ "quoted" ^sup^</p>
+        <p>$x$ “quoted” ^sup^</p>
         <p>term
         : definition</p>
     "#]]);
