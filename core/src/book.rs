@@ -13,7 +13,7 @@
 //! part       := "# " TEXT                       ; a part title between numbered chapters
 //! item       := INDENT ("-" | "*" | "+") WS link ; nesting follows indentation
 //! suffix     := link | separator                ; plain lines after the numbered chapters
-//! link       := "[" TITLE "](" PATH? ")"        ; an empty PATH makes a draft chapter
+//! link       := "[" TITLE "](" PATH? ")"        ; an empty PATH makes a draft (any section)
 //! separator  := "---" | "***" | "___"           ; three or more of the same character
 //! ```
 //!
@@ -82,9 +82,9 @@ pub struct TocItem {
 }
 
 impl TocItem {
-    /// A numbered chapter listed without a file: mdBook shows it greyed out.
+    /// A chapter listed without a file (`[Title]()`): mdBook shows it greyed out.
     pub fn is_draft(&self) -> bool {
-        self.kind == TocKind::Numbered && self.path.is_none()
+        matches!(self.kind, TocKind::Prefix | TocKind::Numbered | TocKind::Suffix) && self.path.is_none()
     }
 }
 
@@ -305,9 +305,6 @@ pub fn parse_summary(file: &str, text: &str) -> (Vec<TocItem>, Vec<Diagnostic>) 
             let kind = if section == Section::Prefix { TocKind::Prefix } else { TocKind::Suffix };
             if section == Section::Numbered {
                 section = Section::Suffix;
-            }
-            if path.is_empty() {
-                diags.push(Diagnostic::new(file, line_no, format!("{} chapter `{title}` has no file: only numbered chapters can be drafts", if kind == TocKind::Prefix { "prefix" } else { "suffix" })));
             }
             items.push(TocItem { kind, title, path: chapter_path(file, path), number: None, depth: 0, line: line_no });
             continue;
