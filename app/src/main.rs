@@ -1,7 +1,17 @@
 //! Bookside's site: a client-side Leptos app over the same core as the CLI.
+//!
+//! Routes: `/` (home), `/book/*path` (the reader), `/guide`, `/log`, `/profile`, and the routes
+//! the session work fills in (`/session/:id`, `/quiz/:id`, `/review`). Components stay thin:
+//! everything a test would want to check is computed by `bookside_core`.
 
-use bookside_core::book::{self, Book};
-use bookside_core::wire::BookBundle;
+mod library;
+mod files;
+mod pages;
+mod platform;
+mod shell;
+mod status;
+mod storage;
+
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
@@ -11,43 +21,27 @@ fn main() {
     leptos::mount::mount_to_body(App);
 }
 
-/// Fetches the book bundle the worker (or a static host) serves next to the app.
-async fn fetch_bundle() -> Result<BookBundle, String> {
-    let response = gloo_net::http::Request::get("/book.json").send().await.map_err(|e| format!("cannot reach the book: {e}"))?;
-    if !response.ok() {
-        return Err(format!("the book could not be loaded (HTTP {})", response.status()));
-    }
-    response.json::<BookBundle>().await.map_err(|e| format!("the book bundle is damaged: {e}"))
-}
-
 #[component]
 fn App() -> impl IntoView {
-    let book = LocalResource::new(|| async { fetch_bundle().await.map(|b| book::load(&b)) });
+    library::provide();
+    files::provide();
+    platform::provide_prefs();
     view! {
         <Router>
-            <main>
-                <Transition fallback=|| view! { <p>"Loading the book…"</p> }>
-                    {move || book.get().map(|result| match result {
-                        Ok(book) => view! { <Home book /> }.into_any(),
-                        Err(message) => view! { <p role="alert">{message}</p> }.into_any(),
-                    })}
-                </Transition>
-                <Routes fallback=|| "Page not found.">
-                    <Route path=path!("/") view=|| () />
+            <shell::Shell>
+                <Routes fallback=|| view! { <pages::NotFound /> }>
+                    <Route path=path!("/") view=pages::home::Home />
+                    <Route path=path!("/book") view=pages::reader::Reader />
+                    <Route path=path!("/book/*path") view=pages::reader::Reader />
+                    <Route path=path!("/guide") view=pages::guide::GuidePage />
+                    <Route path=path!("/log") view=pages::log::LogPage />
+                    <Route path=path!("/profile") view=pages::profile::ProfilePage />
+                    <Route path=path!("/session/:id") view=pages::session::SessionPage />
+                    <Route path=path!("/quiz/:id") view=pages::session::QuizPage />
+                    <Route path=path!("/review") view=pages::session::ReviewPage />
+                    <Route path=path!("/search") view=pages::search::SearchPage />
                 </Routes>
-            </main>
+            </shell::Shell>
         </Router>
-    }
-}
-
-#[component]
-fn Home(book: Book) -> impl IntoView {
-    view! {
-        <h1 id="book-title">{book.title}</h1>
-        <nav aria-label="Table of contents">
-            <ol id="toc">
-                {book.toc.into_iter().map(|item| view! { <li>{item.title}</li> }).collect_view()}
-            </ol>
-        </nav>
     }
 }

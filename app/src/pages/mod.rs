@@ -1,0 +1,19 @@
+//! One module per route.
+
+pub mod guide;
+pub mod home;
+pub mod log;
+pub mod profile;
+pub mod reader;
+pub mod search;
+pub mod session;
+
+use leptos::prelude::*;
+
+#[component]
+pub fn NotFound() -> impl IntoView {
+    view! {
+        <h1>"Page not found"</h1>
+        <p>"This address is not part of Bookside. " <a href="/">"Go to the start page"</a></p>
+    }
+}
