@@ -14,8 +14,14 @@ pub struct Library {
     pub book: Book,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct LibraryCtx(pub LocalResource<Result<Arc<Library>, String>>);
+
+impl std::fmt::Debug for LibraryCtx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LibraryCtx")
+    }
+}
 
 /// Fetches the book bundle the worker (or a static host, or the service worker's cache) serves
 /// next to the app.

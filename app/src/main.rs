@@ -18,7 +18,7 @@ use leptos_router::path;
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(App);
+    mount_to_body(App);
 }
 
 #[component]

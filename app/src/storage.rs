@@ -29,9 +29,11 @@ const SNAPSHOTS: &str = "snapshots";
 #[wasm_bindgen]
 extern "C" {
     // web-sys keeps the `options` argument (durability) behind its unstable-API flag; this binds
-    // the same standard method with it.
+    // the same standard method with it, on a view of the same IDBDatabase object.
+    #[wasm_bindgen(js_name = IDBDatabase)]
+    type DatabaseWithOptions;
     #[wasm_bindgen(method, catch, js_name = transaction)]
-    fn transaction_with_options(this: &IdbDatabase, stores: &Array, mode: &str, options: &Object) -> Result<IdbTransaction, JsValue>;
+    fn transaction_with_options(this: &DatabaseWithOptions, stores: &Array, mode: &str, options: &Object) -> Result<IdbTransaction, JsValue>;
 }
 
 thread_local! {
@@ -165,7 +167,7 @@ fn strict_tx(db: &IdbDatabase, stores: &[&str]) -> Result<IdbTransaction, JsValu
     let names: Array = stores.iter().map(|s| JsValue::from_str(s)).collect();
     let options = Object::new();
     Reflect::set(&options, &"durability".into(), &"strict".into())?;
-    db.transaction_with_options(&names, "readwrite", &options)
+    db.unchecked_ref::<DatabaseWithOptions>().transaction_with_options(&names, "readwrite", &options)
 }
 
 /// A stored file's text, or `None` when it was never saved.

@@ -10,6 +10,8 @@ pub mod diag;
 pub mod engine;
 pub mod expr;
 pub mod guide;
+pub mod import;
+pub mod logedit;
 pub mod merge;
 pub mod profile;
 pub mod progress;

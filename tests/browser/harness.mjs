@@ -82,3 +82,25 @@ export const viewports = {
   phone: { width: 360, height: 740 },
   desktop: { width: 1280, height: 800 },
 };
+
+/// A fresh browser context (its own storage) at a viewport, with uncaught page errors collected.
+export async function newContext(browser, { viewport = viewports.desktop, permissions = [] } = {}) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  if (permissions.length) await context.grantPermissions(permissions);
+  return context;
+}
+
+/// Opens `path` and waits until the WASM app has mounted (the top bar exists only once it has).
+export async function openPage(context, base, path = '/') {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(err.message));
+  await page.goto(new URL(path, base).href);
+  await page.locator('header.topbar').waitFor({ timeout: 30_000 });
+  return page;
+}
+
+/// The page's width is the viewport's: nothing scrolls sideways.
+export async function horizontalOverflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
