@@ -4,14 +4,16 @@
 use std::sync::Arc;
 
 use bookside_core::book::{self, Book};
+use bookside_core::guide::{self, Guide};
 use bookside_core::wire::BookBundle;
 use leptos::prelude::*;
 
 /// Everything read from the book bundle. Parsed once; pages borrow it.
 #[derive(Debug)]
 pub struct Library {
-    pub bundle: BookBundle,
     pub book: Book,
+    /// The Session Guide (empty when the book has none).
+    pub guide: Guide,
 }
 
 #[derive(Clone, Copy)]
@@ -38,7 +40,15 @@ async fn fetch_bundle() -> Result<BookBundle, String> {
 
 fn parse(bundle: BookBundle) -> Library {
     let book = book::load(&bundle);
-    Library { bundle, book }
+    let guide = book
+        .guide
+        .as_ref()
+        .and_then(|path| {
+            let file = format!("{}/{path}", book.src);
+            bundle.get(&file).map(|text| guide::parse(&file, text).0)
+        })
+        .unwrap_or_default();
+    Library { book, guide }
 }
 
 pub fn provide() {
@@ -63,4 +73,20 @@ where
             })}
         </Transition>
     }
+}
+
+/// The log parsed once for every page (cards, guide, locate), refreshed when the log changes.
+#[derive(Debug, Clone, Copy)]
+pub struct ParsedLog(pub Memo<bookside_core::progress::ProgressLog>);
+
+pub fn provide_parsed_log(log: crate::files::LogCtx) {
+    provide_context(ParsedLog(Memo::new(move |_| log.0.text.with(|t| bookside_core::progress::parse(t).0))));
+}
+
+/// Calls `f` with locate's context: the guide, the parsed log, and the runs known so far (the
+/// log's own Done-when marks, self-reported, until a worker reports verified runs).
+pub fn with_context<R>(library: &Library, log: &bookside_core::progress::ProgressLog, f: impl FnOnce(&bookside_core::engine::locate::Context<'_>) -> R) -> R {
+    let runs = bookside_core::engine::locate::self_reported_runs(log);
+    let cx = bookside_core::engine::locate::Context { guide: &library.guide, log, runs: &runs, phase0_skipped: false };
+    f(&cx)
 }

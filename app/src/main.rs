@@ -24,7 +24,8 @@ fn main() {
 #[component]
 fn App() -> impl IntoView {
     library::provide();
-    files::provide();
+    let (log, _profile) = files::provide();
+    library::provide_parsed_log(log);
     platform::provide_prefs();
     view! {
         <Router>

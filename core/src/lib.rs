@@ -15,9 +15,11 @@ pub mod logedit;
 pub mod merge;
 pub mod profile;
 pub mod progress;
+pub mod reading;
 pub mod quiz;
 pub mod render;
 pub mod rng;
+pub mod search;
 pub mod wire;
 
 pub use diag::Diagnostic;

@@ -29,7 +29,8 @@ const HAND_EDITED = [
   '* **Next**: S1.2 — finish at the Midpoint',
 ].join('\r\n');
 
-// Overlaps: S1.1 identical (LF endings, no preamble), S1.2 a different version, S1.3 new.
+// Overlaps: S1.1 the same entry (with the note that follows it: notes belong to the entry
+// above them) in LF endings without the preamble, S1.2 a different version, S1.3 new.
 const SECOND = [
   '### 2026-07-20 — S1.1 (Token budget) — DONE',
   '- **Built**: counted tokens per page',
@@ -37,6 +38,8 @@ const SECOND = [
   '- **Mood**: curious',
   '- **Sticking point**: none',
   '- **Next**: S1.2 — embeddings',
+  '',
+  'A note between entries, kept as written.',
   '',
   '### 2026-07-21 — S1.2 (Embedding table) — PARTIAL',
   '- **Built**: the whole embedding table, untested',
@@ -159,6 +162,7 @@ test('editing an entry in the form rewrites only what changed and keeps unknown 
   await page.getByText('the whole embedding table').waitFor();
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-log-download')]);
   const text = readFileSync(await download.path(), 'utf8');
-  assert.equal(text, HAND_EDITED.replace('* **Built**: half the embedding table ', '* **Built**: the whole embedding table'));
+  // A textarea turns CRLF into LF (the HTML standard says so); the file picker keeps every byte.
+  assert.equal(text, HAND_EDITED.replaceAll('\r\n', '\n').replace('* **Built**: half the embedding table ', '* **Built**: the whole embedding table'));
   await context.close();
 });

@@ -16,7 +16,7 @@ pub fn Home() -> impl IntoView {
 fn HomeView(library: Arc<Library>) -> impl IntoView {
     let prefs: PrefsCtx = expect_context();
     let book = &library.book;
-    let first = book.toc.first().map(|c| format!("/book/{}", c.path));
+    let first = book.chapters.first().map(|c| bookside_core::render::route(&c.path));
     view! {
         <div class="home">
             <h1 id="book-title">{book.title.clone()}</h1>
@@ -31,7 +31,7 @@ fn HomeView(library: Arc<Library>) -> impl IntoView {
             </div>
             <nav aria-labelledby="toc-heading">
                 <h2 id="toc-heading">"Contents"</h2>
-                <crate::pages::reader::Toc library=library.clone() current=String::new() />
+                <crate::pages::reader::Toc library=library.clone() current=String::new() id="toc" />
             </nav>
         </div>
     }

@@ -88,6 +88,12 @@ pub fn FileActions(file: StoredFile, download_name: &'static str, what: &'static
 fn Persistence() -> impl IntoView {
     let prefs: PrefsCtx = expect_context();
     let usage = LocalResource::new(crate::storage::estimate);
+    let LogCtx(log) = expect_context();
+    // Re-counted after every save: each save keeps the text it replaced.
+    let snapshots = LocalResource::new(move || {
+        log.text.track();
+        crate::storage::snapshot_count()
+    });
     let ask = move |_| {
         spawn_local(async move {
             match crate::storage::request_persistence().await {
@@ -114,6 +120,13 @@ fn Persistence() -> impl IntoView {
             }}
             " "
             {move || usage.get().flatten().map(|(used, quota)| format!("Storage used: {:.1} MB of {:.0} MB.", used / 1e6, quota / 1e6))}
+        </p>
+        <p class="muted">
+            {move || snapshots.get().map(|count| match count {
+                Ok(0) => String::new(),
+                Ok(n) => format!("{n} earlier versions of your files are kept in this browser."),
+                Err(err) => err.0,
+            })}
         </p>
     }
 }
