@@ -18,7 +18,7 @@ const NETWORK_TIMEOUT_MS = 5000;
 /** Asset paths an index.html names: href/src attributes and the module script's imports. */
 function assetsOf(html) {
   const found = new Set();
-  for (const m of html.matchAll(/["'](\/[^"'\s?#]+\.(?:js|wasm|css))["']/g)) found.add(m[1]);
+  for (const m of html.matchAll(/["'](\/[^"'\s?#]+\.(?:js|wasm|css))["']/g)) if (m[1] !== '/sw.js') found.add(m[1]);
   return [...found];
 }
 

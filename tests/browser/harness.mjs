@@ -55,7 +55,8 @@ export async function startWorker({ book = env.book, args = [] } = {}) {
     output: () => output,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // A child killed by a signal keeps exitCode null: check both, or a second stop hangs.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', resolve);
         child.kill('SIGTERM');
       }),
