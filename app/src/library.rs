@@ -75,18 +75,29 @@ where
     }
 }
 
-/// The log parsed once for every page (cards, guide, locate), refreshed when the log changes.
+/// The log parsed once for every page (cards, guide, locate), refreshed when the log changes,
+/// and whether the profile says Phase 0 was skipped (after its quiz).
 #[derive(Debug, Clone, Copy)]
-pub struct ParsedLog(pub Memo<bookside_core::progress::ProgressLog>);
+pub struct ParsedLog {
+    pub log: Memo<bookside_core::progress::ProgressLog>,
+    pub phase0_skipped: Memo<bool>,
+}
 
-pub fn provide_parsed_log(log: crate::files::LogCtx) {
-    provide_context(ParsedLog(Memo::new(move |_| log.0.text.with(|t| bookside_core::progress::parse(t).0))));
+pub fn provide_parsed_log(log: crate::files::LogCtx, profile: crate::files::ProfileCtx) {
+    provide_context(ParsedLog {
+        log: Memo::new(move |_| log.0.text.with(|t| bookside_core::progress::parse(t).0)),
+        phase0_skipped: Memo::new(move |_| profile.0.text.with(|t| bookside_core::profile::parse(t).0.profile.phase0_skipped)),
+    });
 }
 
 /// Calls `f` with locate's context: the guide, the parsed log, and the runs known so far (the
 /// log's own Done-when marks, self-reported, until a worker reports verified runs).
-pub fn with_context<R>(library: &Library, log: &bookside_core::progress::ProgressLog, f: impl FnOnce(&bookside_core::engine::locate::Context<'_>) -> R) -> R {
-    let runs = bookside_core::engine::locate::self_reported_runs(log);
-    let cx = bookside_core::engine::locate::Context { guide: &library.guide, log, runs: &runs, phase0_skipped: false };
-    f(&cx)
+/// Reactive: reads the log and the profile's Phase 0 flag.
+pub fn with_context<R>(library: &Library, parsed: ParsedLog, f: impl FnOnce(&bookside_core::engine::locate::Context<'_>) -> R) -> R {
+    let phase0_skipped = parsed.phase0_skipped.get();
+    parsed.log.with(|log| {
+        let runs = bookside_core::engine::locate::self_reported_runs(log);
+        let cx = bookside_core::engine::locate::Context { guide: &library.guide, log, runs: &runs, phase0_skipped };
+        f(&cx)
+    })
 }

@@ -24,8 +24,8 @@ fn main() {
 #[component]
 fn App() -> impl IntoView {
     library::provide();
-    let (log, _profile) = files::provide();
-    library::provide_parsed_log(log);
+    let (log, profile) = files::provide();
+    library::provide_parsed_log(log, profile);
     platform::provide_prefs();
     view! {
         <Router>

@@ -92,7 +92,11 @@ fn dist() -> anyhow::Result<()> {
         .arg(root().join("book"))
         .arg("--out")
         .arg(root().join("dist/book.json")))?;
-    println!("xtask: dist/ is a static site: host it anywhere (it falls back to index.html for app routes)");
+    // Static hosts (GitHub Pages, S3 website hosting) answer unknown paths with 404.html: the app
+    // routes on the client, so that page is the app itself. Its service worker then serves every
+    // route from cache, offline too.
+    std::fs::copy(root().join("dist/index.html"), root().join("dist/404.html")).context("cannot write dist/404.html")?;
+    println!("xtask: dist/ is a static site: host it anywhere; unknown paths must serve index.html (404.html is a copy)");
     Ok(())
 }
 

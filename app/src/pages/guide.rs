@@ -22,12 +22,12 @@ pub fn GuidePage() -> impl IntoView {
 
 #[component]
 fn GuideView(library: Arc<Library>) -> impl IntoView {
-    let ParsedLog(log) = expect_context();
+    let parsed: ParsedLog = expect_context();
     let lib = library.clone();
-    let located = Memo::new(move |_| log.with(|log| with_context(&lib, log, |cx| locate::locate(cx, None))));
+    let located = Memo::new(move |_| with_context(&lib, parsed, |cx| locate::locate(cx, None)));
     let lib = library.clone();
     let statuses = Memo::new(move |_| {
-        log.with(|log| with_context(&lib, log, |cx| lib.guide.cards.iter().map(|c| (c.id.clone(), reading::card_status(cx, &c.id))).collect::<Vec<_>>()))
+        with_context(&lib, parsed, |cx| lib.guide.cards.iter().map(|c| (c.id.clone(), reading::card_status(cx, &c.id))).collect::<Vec<_>>())
     });
     let current = Memo::new(move |_| located.with(|l| l.session.clone()));
     let why = move || {

@@ -138,10 +138,10 @@ fn scroll_to(hash: &str) {
 /// A session card: id, title, status, goal, what it needs, and the Start button.
 #[component]
 pub fn SessionCard(card: Card, library: Arc<Library>, #[prop(optional)] current: Option<Signal<bool>>) -> impl IntoView {
-    let ParsedLog(log) = expect_context();
+    let parsed: ParsedLog = expect_context();
     let id = card.id.clone();
     let lib = library.clone();
-    let status = Memo::new(move |_| log.with(|log| with_context(&lib, log, |cx| reading::card_status(cx, &id))));
+    let status = Memo::new(move |_| with_context(&lib, parsed, |cx| reading::card_status(cx, &id)));
     let is_current = move || current.is_some_and(|c| c.get());
     let heading_id = format!("card-{}", card.id.replace('.', "-"));
     let needs = if card.needs.is_empty() { "none".to_owned() } else { card.needs.join(", ") };
