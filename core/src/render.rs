@@ -13,10 +13,10 @@
 //!   same reason (`{onclick=…}`);
 //! - fenced code blocks keep pulldown-cmark's `language-xxx` class.
 //!
-//! Extensions: tables, footnotes, strikethrough, task lists, heading attributes and smart
-//! punctuation, which `mdbook build` 0.5 enables by default. mdBook 0.5 also enables definition
-//! lists and GFM alerts by default; they stay off here (their HTML would differ from mdBook's
-//! anyway, and a `: ` line then reads as text), which is the one known divergence.
+//! Extensions: those `mdbook build` 0.5 enables by default (tables, footnotes, strikethrough,
+//! task lists, heading attributes, smart punctuation, definition lists, GFM alerts); see
+//! [`options`]. Definition terms get ids and self-links like headings, as in mdBook. Known
+//! divergence: GFM alerts keep pulldown-cmark's markup, not mdBook's.
 
 use std::collections::{HashMap, HashSet};
 
@@ -42,7 +42,9 @@ pub struct Rendered {
 
 /// The pulldown-cmark extensions Bookside renders with: exactly those `mdbook build` (0.5) uses
 /// by default, so a chapter reads and anchors the same in both (never `Options::all()`). Smart
-/// punctuation matters to anchors: `a -- b` becomes `a – b`, whose id is `a--b`.
+/// punctuation matters to anchors (`a -- b` becomes `a – b`, whose id is `a--b`), and definition
+/// terms take ids from the same counter as headings. `ENABLE_GFM` is mdBook's "admonitions":
+/// `> [!NOTE]` block quotes.
 pub fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
@@ -50,6 +52,8 @@ pub fn options() -> Options {
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_SMART_PUNCTUATION
+        | Options::ENABLE_DEFINITION_LIST
+        | Options::ENABLE_GFM
 }
 
 /// mdBook's heading-id rule (mdbook-html 0.5, `id_from_content`): letters lowercased (Unicode
@@ -99,10 +103,14 @@ pub fn headings(markdown: &str) -> Vec<Heading> {
     for event in Parser::new_ext(markdown, options()) {
         match event {
             Event::Start(Tag::Heading { level, id, .. }) => current = Some((level_number(level), id.map(|s| s.to_string()), String::new())),
-            Event::End(TagEnd::Heading(_)) => {
+            // Definition terms take ids from the same counter (mdBook anchors them too).
+            Event::Start(Tag::DefinitionListTitle) => current = Some((0, None, String::new())),
+            Event::End(TagEnd::Heading(_) | TagEnd::DefinitionListTitle) => {
                 if let Some((level, explicit, text)) = current.take() {
                     let id = ids.id(explicit.as_deref(), &text);
-                    out.push(Heading { level, text: collapse(&text), id });
+                    if level > 0 {
+                        out.push(Heading { level, text: collapse(&text), id });
+                    }
                 }
             }
             Event::Text(t) | Event::Code(t) => {
@@ -209,8 +217,9 @@ impl<'a, 'h, I: Iterator<Item = Event<'a>>> Transform<'a, 'h, I> {
         Transform { path, inner, ids: IdCounter::default(), headings, queue: std::collections::VecDeque::new(), text: String::new() }
     }
 
-    /// Reads a whole heading from the parser and queues it with its id and self-link.
-    fn heading(&mut self, level: HeadingLevel, explicit: Option<CowStr<'a>>, classes: Vec<CowStr<'a>>) {
+    /// Reads a whole heading (`level` is `Some`) or definition term (`None`) from the parser and
+    /// queues it with its id and self-link.
+    fn heading(&mut self, level: Option<HeadingLevel>, explicit: Option<CowStr<'a>>, classes: Vec<CowStr<'a>>) {
         // The queue is empty here: slots 0 and 1 are filled once the id is known, so the heading's
         // events go straight into the queue's reused buffer instead of a fresh one.
         debug_assert!(self.queue.is_empty());
@@ -220,7 +229,7 @@ impl<'a, 'h, I: Iterator<Item = Event<'a>>> Transform<'a, 'h, I> {
         text.clear();
         while let Some(event) = self.inner.next() {
             match event {
-                Event::End(TagEnd::Heading(_)) => break,
+                Event::End(TagEnd::Heading(_) | TagEnd::DefinitionListTitle) => break,
                 Event::Text(ref t) | Event::Code(ref t) => text.push_str(t),
                 Event::SoftBreak | Event::HardBreak => text.push('\n'),
                 _ => {}
@@ -229,7 +238,7 @@ impl<'a, 'h, I: Iterator<Item = Event<'a>>> Transform<'a, 'h, I> {
             self.queue.push_back(event);
         }
         let id = self.ids.id(explicit.as_deref(), &text);
-        if let Some(headings) = self.headings.as_deref_mut() {
+        if let (Some(headings), Some(level)) = (self.headings.as_deref_mut(), level) {
             headings.push(Heading { level: level_number(level), text: collapse(&text), id: id.clone() });
         }
         self.text = text;
@@ -237,10 +246,23 @@ impl<'a, 'h, I: Iterator<Item = Event<'a>>> Transform<'a, 'h, I> {
         anchor.push_str("<a class=\"header\" href=\"#");
         escape_attr(&mut anchor, &id);
         anchor.push_str("\">");
-        self.queue[0] = Event::Start(Tag::Heading { level, id: Some(CowStr::from(id)), classes, attrs: Vec::new() });
         self.queue[1] = Event::Html(CowStr::from(anchor));
         self.queue.push_back(Event::Html(CowStr::Borrowed("</a>")));
-        self.queue.push_back(Event::End(TagEnd::Heading(level)));
+        match level {
+            Some(level) => {
+                self.queue[0] = Event::Start(Tag::Heading { level, id: Some(CowStr::from(id)), classes, attrs: Vec::new() });
+                self.queue.push_back(Event::End(TagEnd::Heading(level)));
+            }
+            None => {
+                // push_html writes a bare `<dt>`; the id needs the tag written here.
+                let mut dt = String::with_capacity(id.len() + 16);
+                dt.push_str("<dt id=\"");
+                escape_attr(&mut dt, &id);
+                dt.push_str("\">");
+                self.queue[0] = Event::Html(CowStr::from(dt));
+                self.queue.push_back(Event::End(TagEnd::DefinitionListTitle));
+            }
+        }
     }
 
     /// Rewrites one event that needs no look-ahead.
@@ -290,7 +312,11 @@ impl<'a, I: Iterator<Item = Event<'a>>> Iterator for Transform<'a, '_, I> {
         }
         match self.inner.next()? {
             Event::Start(Tag::Heading { level, id, classes, attrs: _ }) => {
-                self.heading(level, id, classes);
+                self.heading(Some(level), id, classes);
+                self.queue.pop_front()
+            }
+            Event::Start(Tag::DefinitionListTitle) => {
+                self.heading(None, None, Vec::new());
                 self.queue.pop_front()
             }
             event => Some(self.rewrite(event)),

@@ -162,12 +162,32 @@ fn footnotes_tables_task_lists_and_strikethrough() {
 
 #[test]
 fn extensions_outside_mdbooks_set_stay_off() {
-    // Math, definition lists, GFM alerts and superscript are not enabled; smart punctuation is.
-    html("ch.md", "$x$ \"quoted\" ^sup^\n\nterm\n: definition\n", expect![[r#"
-        <p>$x$ “quoted” ^sup^</p>
-        <p>term
-        : definition</p>
-    "#]]);
+    // Math, superscript and wiki links stay off; smart punctuation, definition lists and GFM
+    // alerts are on, as in mdBook 0.5.
+    html("ch.md", "$x$ \"quoted\" ^sup^ [[wiki]]\n\nterm\n: definition\n\n> [!NOTE]\n> careful\n", expect![[r##"
+        <p>$x$ “quoted” ^sup^ [[wiki]]</p>
+        <dl>
+        <dt id="term"><a class="header" href="#term">term</a></dt>
+        <dd>definition</dd>
+        </dl>
+        <blockquote class="markdown-alert-note">
+        <p>careful</p>
+        </blockquote>
+    "##]]);
+}
+
+#[test]
+fn definition_terms_are_anchored_and_share_the_id_counter() {
+    let md = "## Term\n\nTerm\n: the first\n\n## Term\n";
+    html("ch.md", md, expect![[r##"
+        <h2 id="term"><a class="header" href="#term">Term</a></h2>
+        <dl>
+        <dt id="term-1"><a class="header" href="#term-1">Term</a></dt>
+        <dd>the first</dd>
+        </dl>
+        <h2 id="term-2"><a class="header" href="#term-2">Term</a></h2>
+    "##]]);
+    assert_eq!(render::headings(md).iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["term", "term-2"]);
 }
 
 #[test]
