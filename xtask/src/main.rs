@@ -1,6 +1,7 @@
 //! Project automation. `cargo xtask start` and `cargo xtask test` are the README's two commands;
 //! each installs what is missing on a fresh machine (and only that) before doing its work.
 
+mod bench;
 mod fuzz;
 mod tools;
 
@@ -16,6 +17,7 @@ commands:
   start    install what is missing, build the site (release), serve the bundled book
   test     install test tools, then run every test: unit, integration, wasm32, real browser
   dist     build a static folder (dist/) that can be hosted beside the online book
+  bench    measure side by side and rewrite docs/BENCHMARKS.md (never fails on a number)
   fuzz     run each fuzz target under fuzz/ (--time SECONDS per target, default 60)
 ";
 
@@ -25,6 +27,7 @@ fn main() -> std::process::ExitCode {
         Some("start") => start(),
         Some("test") => test(),
         Some("dist") => dist(),
+        Some("bench") => bench::bench(&args[1..]),
         Some("fuzz") => fuzz::fuzz(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             print!("{USAGE}");

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use wasmer::{Instance, Memory, Module, Store, TypedFunction, imports};
+use wasmer::{Engine, Instance, Memory, Module, Store, TypedFunction, imports};
 
 /// The workspace root.
 fn root() -> PathBuf {
@@ -52,14 +52,25 @@ pub struct Wasm {
     roundtrip: TypedFunction<(u32, u32), u64>,
 }
 
-impl Wasm {
-    pub fn load() -> Wasm {
+/// The shim compiled once per process: compiling is the slow part (seconds in a debug build),
+/// and every test then gets a fresh instance with its own memory from the same module.
+fn compiled() -> &'static (Engine, Module) {
+    static MODULE: OnceLock<(Engine, Module)> = OnceLock::new();
+    MODULE.get_or_init(|| {
         let path = wasm_path();
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        let mut store = Store::default();
-        let module = Module::new(&store, bytes).expect("wasmer cannot compile the shim");
+        let engine = Engine::default();
+        let module = Module::new(&engine, bytes).expect("wasmer cannot compile the shim");
+        (engine, module)
+    })
+}
+
+impl Wasm {
+    pub fn load() -> Wasm {
+        let (engine, module) = compiled();
+        let mut store = Store::new(engine.clone());
         // The shim imports nothing: core does no I/O, and no JS glue is generated.
-        let instance = Instance::new(&mut store, &module, &imports! {}).expect("the shim must instantiate with no imports");
+        let instance = Instance::new(&mut store, module, &imports! {}).expect("the shim must instantiate with no imports");
         let exports = &instance.exports;
         let typed = |name: &str| exports.get_typed_function(&store, name).unwrap_or_else(|e| panic!("export {name}: {e}"));
         Wasm {
