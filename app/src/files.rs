@@ -89,10 +89,10 @@ fn channel() -> Option<web_sys::BroadcastChannel> {
 }
 
 fn announce(name: &str) {
-    if let Some(channel) = channel() {
-        if let Err(err) = channel.post_message(&JsValue::from_str(name)) {
-            web_sys::console::warn_2(&"bookside: cannot tell other tabs about the change".into(), &err);
-        }
+    if let Some(channel) = channel()
+        && let Err(err) = channel.post_message(&JsValue::from_str(name))
+    {
+        web_sys::console::warn_2(&"bookside: cannot tell other tabs about the change".into(), &err);
     }
 }
 

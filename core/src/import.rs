@@ -103,12 +103,10 @@ pub fn apply(preview: &Preview, choices: &[Choice]) -> String {
     // first and applied in one pass.
     let mut drop: Vec<(usize, usize)> = Vec::new();
     for (conflict, choice) in preview.conflicts.iter().zip(choices) {
-        if let Choice::Keep(keep) = *choice {
-            if keep < conflict.versions.len() {
-                drop.extend(
-                    conflict.versions.iter().enumerate().filter(|(i, _)| *i != keep).map(|(_, v)| (v.merged_line, v.merged_last_line)),
-                );
-            }
+        if let Choice::Keep(keep) = *choice
+            && keep < conflict.versions.len()
+        {
+            drop.extend(conflict.versions.iter().enumerate().filter(|(i, _)| *i != keep).map(|(_, v)| (v.merged_line, v.merged_last_line)));
         }
     }
     if drop.is_empty() {

@@ -139,7 +139,7 @@ pub fn search(index: &Index, query: &str, limit: usize) -> Vec<Hit> {
         })
         .collect();
     // Stable: equal scores keep book order.
-    hits.sort_by(|a, b| b.score.cmp(&a.score));
+    hits.sort_by_key(|h| std::cmp::Reverse(h.score));
     hits.truncate(limit);
     hits
 }
