@@ -29,8 +29,8 @@ export function copyBook() {
 }
 
 /// Starts the real worker and resolves once it prints the URL it serves.
-export async function startWorker({ book = env.book, args = [] } = {}) {
-  const child = spawn(env.bin, ['serve', '--book', book, '--site', env.site, '--port', '0', ...args], {
+export async function startWorker({ book = env.book, site = env.site, port = 0, args = [] } = {}) {
+  const child = spawn(env.bin, ['serve', '--book', book, '--site', site, '--port', String(port), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

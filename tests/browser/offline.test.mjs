@@ -2,7 +2,10 @@
 // still shows the book, the guide and the log (the service worker's cache and IndexedDB).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWorker, launchBrowser, newContext, openPage, viewports } from './harness.mjs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { env, startWorker, launchBrowser, newContext, openPage, viewports } from './harness.mjs';
 
 let browser;
 
@@ -51,5 +54,47 @@ test('offline with the worker stopped: book, guide and log still work after a re
   } finally {
     await context.close();
     await worker.stop();
+  }
+});
+
+test('a new build reaches the next online visit; the open tab keeps working', async () => {
+  // A copy of the site we can "rebuild": the new build's index.html carries a marker.
+  const site = mkdtempSync(join(tmpdir(), 'bookside-site-'));
+  cpSync(env.site, site, { recursive: true });
+  let worker = await startWorker({ site });
+  const port = new URL(worker.url).port;
+  const context = await newContext(browser);
+  try {
+    const old = await openPage(context, worker.url, '/book');
+    await old.evaluate(() => navigator.serviceWorker.ready);
+    await worker.stop();
+    const index = join(site, 'index.html');
+    writeFileSync(index, readFileSync(index, 'utf8').replace('<title>', '<meta name="bookside-build" content="two"><title>'));
+    worker = await startWorker({ site, port });
+
+    const fresh = await openPage(context, worker.url, '/guide');
+    assert.equal(await fresh.locator('meta[name="bookside-build"]').count(), 1, 'the online visit got the new build');
+    // The open tab still navigates (client-side) and shows its pages.
+    await old.locator('header.topbar').getByRole('link', { name: 'Log' }).click();
+    await old.locator('#import-paste').waitFor();
+    assert.deepEqual([...old.errors, ...fresh.errors], []);
+
+    // The service worker stores the new shell in the background; wait for it, then go offline.
+    await fresh.evaluate(async () => {
+      for (let i = 0; i < 100; i++) {
+        const cached = await caches.match('/');
+        if (cached && (await cached.text()).includes('bookside-build')) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    });
+    await context.setOffline(true);
+    await worker.stop();
+    await fresh.reload();
+    await fresh.locator('header.topbar').waitFor();
+    assert.equal(await fresh.locator('meta[name="bookside-build"]').count(), 1, 'the cache holds the new build');
+  } finally {
+    await context.close();
+    await worker.stop();
+    rmSync(site, { recursive: true, force: true });
   }
 });
