@@ -166,3 +166,31 @@ test('editing an entry in the form rewrites only what changed and keeps unknown 
   assert.equal(text, HAND_EDITED.replaceAll('\r\n', '\n').replace('* **Built**: half the embedding table ', '* **Built**: the whole embedding table'));
   await context.close();
 });
+
+test('a write the browser refuses is shown to the reader, and nothing on the page pretends it saved', async () => {
+  const context = await newContext(browser);
+  const page = await openPage(context, worker.url, '/log');
+  await page.locator('#log-empty').waitFor();
+  // Another tab (simulated) upgrades the database past this version of the app.
+  await page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const req = indexedDB.open('bookside', 99);
+        req.onsuccess = () => {
+          req.result.close();
+          resolve();
+        };
+        req.onerror = () => reject(req.error);
+      }),
+  );
+  await page.getByText('a newer Bookside opened in another tab').waitFor();
+  await page.fill('#import-paste', '### 2026-07-22 — S1.3 (KV-cache budget) — DONE\n');
+  await page.click('#import-paste-preview');
+  await page.click('#import-accept');
+  const alert = page.getByRole('alert').filter({ hasText: 'a newer Bookside stored data here' });
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /reload the page/);
+  assert.equal(await page.locator('#entries li.entry').count(), 0, 'the refused entry is not shown as saved');
+  assert.ok(await page.locator('#merge-preview').isVisible(), 'the import stays open to try again');
+  await context.close();
+});
