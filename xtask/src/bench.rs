@@ -179,7 +179,7 @@ fn mdbook_bin() -> anyhow::Result<PathBuf> {
     let tools = root().join(".tools/mdbook");
     let bin = tools.join("bin/mdbook");
     let version = Command::new(&bin).arg("--version").output().ok().map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
-    if !version.is_some_and(|v| v.contains(MDBOOK_VERSION)) {
+    if version.is_none_or(|v| !v.contains(MDBOOK_VERSION)) {
         eprintln!("xtask: installing mdbook {MDBOOK_VERSION} into .tools/mdbook (a few minutes, once)");
         run(Command::new("cargo")
             .args(["install", "--locked", "mdbook", "--version", MDBOOK_VERSION, "--no-default-features", "--features", "search", "--root"])
@@ -307,7 +307,7 @@ fn lighthouse_bin() -> anyhow::Result<PathBuf> {
     let dir = root().join(".tools/lighthouse");
     let bin = dir.join("node_modules/.bin/lighthouse");
     let version = Command::new(&bin).arg("--version").output().ok().map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
-    if !version.is_some_and(|v| v.trim() == LIGHTHOUSE_VERSION) {
+    if version.is_none_or(|v| v.trim() != LIGHTHOUSE_VERSION) {
         eprintln!("xtask: installing lighthouse {LIGHTHOUSE_VERSION} from npm into .tools/lighthouse");
         std::fs::create_dir_all(&dir)?;
         if !dir.join("package.json").exists() {
@@ -466,7 +466,7 @@ fn thousands(n: &str) -> String {
     let digits: Vec<char> = n.chars().collect();
     let mut out = String::new();
     for (i, c) in digits.iter().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(*c);
