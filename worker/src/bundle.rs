@@ -14,6 +14,12 @@ pub fn load(root: &Path) -> anyhow::Result<BookBundle> {
     let text = std::fs::read_to_string(&book_toml)
         .with_context(|| format!("cannot read {}: is --book the folder that holds book.toml?", book_toml.display()))?;
     bundle.files.insert("book.toml".to_owned(), text);
+    // The quiz bank sits beside book.toml (docs/FORMATS.md); a book without quizzes has none.
+    let quiz = root.join("quiz.toml");
+    if quiz.is_file() {
+        let text = std::fs::read_to_string(&quiz).with_context(|| format!("cannot read {}", quiz.display()))?;
+        bundle.files.insert("quiz.toml".to_owned(), text);
+    }
     for top in ["src", "quiz"] {
         walk(root, &root.join(top), &mut bundle)?;
     }
@@ -55,4 +61,18 @@ pub fn write(args: Args) -> anyhow::Result<std::process::ExitCode> {
     std::fs::write(&args.out, json).with_context(|| format!("cannot write {}", args.out.display()))?;
     println!("wrote {} ({} files)", args.out.display(), bundle.files.len());
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_sample_book_bundle_holds_the_book_and_its_quiz_bank_but_not_the_clone() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book");
+        let bundle = super::load(&root).unwrap();
+        for key in ["book.toml", "quiz.toml", "src/SUMMARY.md", "src/session-guide.md"] {
+            assert!(bundle.files.contains_key(key), "bundle lacks {key}: {:?}", bundle.files.keys().collect::<Vec<_>>());
+        }
+        assert!(bundle.files.keys().all(|k| k == "book.toml" || k == "quiz.toml" || k.starts_with("src/") || k.starts_with("quiz/")),
+            "the reader's clone leaked into the bundle: {:?}", bundle.files.keys().collect::<Vec<_>>());
+    }
 }
