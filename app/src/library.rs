@@ -14,6 +14,8 @@ pub struct Library {
     pub book: Book,
     /// The Session Guide (empty when the book has none).
     pub guide: Guide,
+    /// The quiz bank (the book's root `quiz.toml`; empty when there is none).
+    pub quiz: bookside_core::quiz::QuizBank,
 }
 
 #[derive(Clone, Copy)]
@@ -48,7 +50,11 @@ fn parse(bundle: BookBundle) -> Library {
             bundle.get(&file).map(|text| guide::parse(&file, text).0)
         })
         .unwrap_or_default();
-    Library { book, guide }
+    let quiz = bundle
+        .get("quiz.toml")
+        .map(|text| bookside_core::quiz::parse_quiz("quiz.toml", text).0)
+        .unwrap_or_default();
+    Library { book, guide, quiz }
 }
 
 pub fn provide() {
