@@ -53,6 +53,10 @@ pub struct Args {
     /// Where to write the bundle (e.g. dist/book.json).
     #[arg(long)]
     out: std::path::PathBuf,
+    /// A built site (Trunk's dist folder): also write each chapter's page pre-rendered from its
+    /// index.html, at `book/<chapter>.html`, the file static hosts serve for `/book/<chapter>`.
+    #[arg(long)]
+    site: Option<std::path::PathBuf>,
 }
 
 pub fn write(args: Args) -> anyhow::Result<std::process::ExitCode> {
@@ -60,6 +64,26 @@ pub fn write(args: Args) -> anyhow::Result<std::process::ExitCode> {
     let json = serde_json::to_string(&bundle)?;
     std::fs::write(&args.out, json).with_context(|| format!("cannot write {}", args.out.display()))?;
     println!("wrote {} ({} files)", args.out.display(), bundle.files.len());
+    if let Some(site) = &args.site {
+        let index = site.join("index.html");
+        let index_html = std::fs::read_to_string(&index).with_context(|| format!("cannot read {}: build the site first", index.display()))?;
+        let book = bookside_core::book::load(&bundle);
+        let (guide, _) = bookside_core::guide::load(&book, None);
+        let pages = crate::prerender::pages(&index_html, &book, guide.as_ref());
+        // `/book` alone would need `book.html` beside the `book/` folder, which hosts resolve as
+        // the folder: that address gets index.html, and the app opens the first chapter.
+        let chapters = pages.iter().filter_map(|(route, html)| route.strip_prefix("/book/").map(|rest| (rest, html)));
+        let mut written = 0;
+        for (rest, html) in chapters {
+            let path = site.join("book").join(format!("{rest}.html"));
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            std::fs::write(&path, html).with_context(|| format!("cannot write {}", path.display()))?;
+            written += 1;
+        }
+        println!("wrote {written} pre-rendered chapter pages under {}", site.join("book").display());
+    }
     Ok(std::process::ExitCode::SUCCESS)
 }
 

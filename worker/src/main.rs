@@ -14,6 +14,7 @@ mod clone;
 mod doctor;
 mod error;
 mod junit;
+mod prerender;
 mod runner;
 mod runs;
 mod security;

@@ -8,7 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use std::collections::BTreeMap;
+
 use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use tower_http::compression::CompressionLayer;
@@ -52,6 +57,12 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let index = site.join("index.html");
     let index_html = std::fs::read_to_string(&index)
         .with_context(|| format!("no built site at {}: run `cargo xtask start` to build it", site.display()))?;
+    let book = bookside_core::book::load(&bundle);
+    let (guide, _) = bookside_core::guide::load(&book, None);
+    let mut pages = crate::prerender::pages(&index_html, &book, guide.as_ref());
+    // Under "": the page for any other `/book/...` address (the app says what is missing).
+    pages.insert(String::new(), index_html.clone());
+    let pages = Arc::new(pages);
     let token = Token::generate()?;
 
     let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)))
@@ -68,10 +79,15 @@ async fn serve(args: Args) -> anyhow::Result<()> {
             "/book.json",
             get(move || {
                 let body = bundle_json.clone();
-                async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], body) }
+                async move { ([(header::CONTENT_TYPE, "application/json")], body) }
             }),
         )
+        // A chapter's address gets its page pre-rendered (see `prerender`); the app's other
+        // routes get index.html from the fallback.
+        .route("/book", get(prerendered).with_state(Arc::clone(&pages)))
+        .route("/book/{*path}", get(prerendered).with_state(Arc::clone(&pages)))
         .fallback_service(ServeDir::new(&site).precompressed_br().precompressed_gzip().fallback(ServeFile::new(&index)))
+        .layer(axum::middleware::from_fn(cache_control))
         // Server-sent events are left uncompressed by the default predicate, so they stream.
         .layer(CompressionLayer::new())
         .layer(DefaultBodyLimit::max(security::BODY_CAP))
@@ -103,6 +119,39 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The pre-rendered page of a chapter route, or (under the key "") the plain index.html for
+/// any other `/book/...` address.
+async fn prerendered(State(pages): State<Arc<BTreeMap<String, String>>>, uri: Uri) -> Response {
+    let path = uri.path().trim_end_matches('/');
+    let page = pages.get(path).or_else(|| pages.get("")).cloned();
+    match page {
+        Some(html) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// Trunk names the wasm, JS and CSS it builds `<name>-<16 hex digits>...`: such a name never
+/// holds other bytes, so browsers may keep it for a year without asking. Everything else (pages,
+/// the book, the service worker) is revalidated on every visit, so a new build or book shows.
+async fn cache_control(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let hashed = is_hashed_asset(request.uri().path());
+    let mut response = next.run(request).await;
+    if response.status().is_success() && !response.headers().contains_key(header::CACHE_CONTROL) {
+        let value = if hashed { "public, max-age=31536000, immutable" } else { "no-cache" };
+        response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// `/bookside-app-0123456789abcdef_bg.wasm` and `/style-0123456789abcdef.css` are; `/sw.js` is not.
+fn is_hashed_asset(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or_default();
+    name.match_indices('-').any(|(i, _)| {
+        let hash = name.get(i + 1..i + 17).unwrap_or_default();
+        hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && name[i + 17..].starts_with(['.', '_'])
+    })
+}
+
 async fn shutdown_signal() {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
@@ -111,5 +160,18 @@ async fn shutdown_signal() {
     tokio::select! {
         _ = term.recv() => {}
         _ = int.recv() => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_trunk_hashed_names_are_cached_for_good() {
+        for hashed in ["/bookside-app-0123456789abcdef_bg.wasm", "/bookside-app-0123456789abcdef.js", "/style-fedcba9876543210.css"] {
+            assert!(super::is_hashed_asset(hashed), "{hashed}");
+        }
+        for plain in ["/", "/sw.js", "/book.json", "/index.html", "/icon-192.png", "/book/kv-cache", "/a-0123456789abcdefg.css", "/a-0123456789abcde.css"] {
+            assert!(!super::is_hashed_asset(plain), "{plain}");
+        }
     }
 }

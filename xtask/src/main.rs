@@ -94,7 +94,9 @@ fn dist() -> anyhow::Result<()> {
     run(Command::new("cargo").args(["run", "--release", "--package", "bookside-worker", "--", "bundle", "--book"])
         .arg(root().join("book"))
         .arg("--out")
-        .arg(root().join("dist/book.json")))?;
+        .arg(root().join("dist/book.json"))
+        .arg("--site")
+        .arg(root().join("dist")))?;
     // Static hosts (GitHub Pages, S3 website hosting) answer unknown paths with 404.html: the app
     // routes on the client, so that page is the app itself. Its service worker then serves every
     // route from cache, offline too.
