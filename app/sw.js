@@ -4,7 +4,8 @@
 //   wasm, JS and CSS), the manifest and icons, and /book.json.
 // - Pages (navigations) and /book.json: network first, so an online visit always gets the newest
 //   build and book; the cached copy when the network or the worker is gone. Every app route falls
-//   back to the cached index.html (Leptos routes on the client).
+//   back to the cached index.html (Leptos routes on the client); a pre-rendered chapter page is
+//   shown online but never cached as that shell.
 // - Hashed assets: cache first (a new build has new names, fetched and cached on first use). When
 //   a fresh index.html arrives, assets it no longer names are dropped. An open tab keeps running:
 //   its wasm is already in memory and nothing it still needs is fetched again.
@@ -32,11 +33,16 @@ async function fetchFresh(request) {
   }
 }
 
-/** Stores a fresh index.html, caches what it names, and drops hashed assets it no longer names. */
+/**
+ * Stores a fresh index.html, caches what it names, and drops hashed assets it no longer names.
+ * A chapter page pre-rendered by the worker (or by `cargo xtask dist`) is not the shell: its
+ * assets are cached, but offline every route gets the plain index.html the app renders itself.
+ */
 async function storeShell(cache, response) {
   const html = await response.clone().text();
   const assets = assetsOf(html);
-  await cache.put('/', response);
+  const prerendered = html.includes('<div id="prerender">');
+  if (!prerendered) await cache.put('/', response);
   await Promise.all(
     assets.map(async (path) => {
       if (!(await cache.match(path))) {
@@ -45,6 +51,7 @@ async function storeShell(cache, response) {
       }
     }),
   );
+  if (prerendered) return;
   const keep = new Set(['/', '/book.json', ...STATIC, ...assets]);
   for (const request of await cache.keys()) {
     const path = new URL(request.url).pathname;

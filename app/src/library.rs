@@ -37,7 +37,25 @@ async fn fetch_bundle() -> Result<BookBundle, String> {
     if !response.ok() {
         return Err(format!("the book could not be loaded (HTTP {}); reload the page", response.status()));
     }
-    response.json::<BookBundle>().await.map_err(|e| format!("the book bundle is damaged ({e}); rebuild it with `cargo xtask dist`"))
+    let text = response.text().await.map_err(|e| format!("the book could not be read ({e}); reload the page"))?;
+    read_bundle(&text).map_err(|why| format!("the book bundle is damaged ({why}); rebuild it with `cargo xtask dist`"))
+}
+
+/// `{"files": {"<path>": "<text>", ...}}` (`wire::BookBundle` as the worker writes it), read with
+/// the browser's own JSON parser: faster than a parser compiled into the wasm, and it keeps
+/// serde_json out of the first page's download.
+fn read_bundle(text: &str) -> Result<BookBundle, String> {
+    use wasm_bindgen::JsCast;
+    let value = js_sys::JSON::parse(text).map_err(|e| e.dyn_into::<js_sys::Error>().map_or_else(|_| "not JSON".to_owned(), |e| String::from(e.message())))?;
+    let files = js_sys::Reflect::get(&value, &"files".into()).ok().filter(|f| f.is_object() && !js_sys::Array::is_array(f)).ok_or("no \"files\" object")?;
+    let mut bundle = BookBundle::default();
+    for entry in js_sys::Object::entries(files.unchecked_ref()).iter() {
+        let pair: js_sys::Array = entry.unchecked_into();
+        let path = pair.get(0).as_string().unwrap_or_default();
+        let text = pair.get(1).as_string().ok_or_else(|| format!("{path} is not text"))?;
+        bundle.files.insert(path, text);
+    }
+    Ok(bundle)
 }
 
 fn parse(bundle: BookBundle) -> Library {
@@ -73,11 +91,30 @@ where
     let LibraryCtx(resource) = expect_context();
     view! {
         <Transition fallback=|| view! { <p class="loading">"Loading the book…"</p> }>
-            {move || resource.get().map(|result| match result {
-                Ok(library) => view(library).into_any(),
-                Err(message) => view! { <p class="error" role="alert">{message}</p> }.into_any(),
+            {move || resource.get().map(|result| {
+                release_prerender();
+                match result {
+                    Ok(library) => view(library).into_any(),
+                    Err(message) => view! { <p class="error" role="alert">{message}</p> }.into_any(),
+                }
             })}
         </Transition>
+    }
+}
+
+/// A chapter page can arrive pre-rendered inside `#prerender` (see `worker/src/prerender.rs`),
+/// with the app's own nodes hidden by style.css while it is there. Once the app is drawing its
+/// page from the book (or its error), that copy goes, at the next frame: after the app's page is
+/// in the document and before anything paints, so the swap neither flashes nor shifts.
+fn release_prerender() {
+    use wasm_bindgen::JsCast;
+    let remove = wasm_bindgen::closure::Closure::once_into_js(|| {
+        if let Some(copy) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("prerender")) {
+            copy.remove();
+        }
+    });
+    if let Some(window) = web_sys::window() {
+        let _ = window.request_animation_frame(remove.unchecked_ref());
     }
 }
 

@@ -91,14 +91,20 @@ export async function newContext(browser, { viewport = viewports.desktop, permis
   return context;
 }
 
-/// Opens `path` and waits until the WASM app has mounted (the top bar exists only once it has).
+/// Opens `path` and waits until the WASM app has mounted (see `appReady`).
 export async function openPage(context, base, path = '/') {
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (err) => page.errors.push(err.message));
   await page.goto(new URL(path, base).href);
-  await page.locator('header.topbar').waitFor({ timeout: 30_000 });
+  await appReady(page);
   return page;
+}
+
+/// Waits until the app is the page: its top bar is there and a chapter page's pre-rendered copy
+/// (`#prerender`, which has a top bar of its own) has given way to it.
+export async function appReady(page) {
+  await page.waitForFunction(() => !document.getElementById('prerender') && document.querySelector('header.topbar'), null, { timeout: 30_000 });
 }
 
 /// The page's width is the viewport's: nothing scrolls sideways.

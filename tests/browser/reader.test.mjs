@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { env, startWorker, launchBrowser, newContext, openPage, viewports } from './harness.mjs';
+import { env, startWorker, launchBrowser, newContext, openPage, appReady, viewports } from './harness.mjs';
 
 let worker;
 let browser;
@@ -85,16 +85,73 @@ test('on a phone: the contents drawer, previous and next, search, theme, and whe
   const after = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.notEqual(after, before);
   await page.reload();
-  await page.locator('header.topbar').waitFor();
+  await appReady(page);
   assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), after);
 
   // Home offers to continue where the reader was.
   await page.goto(new URL(third, worker.url).href);
+  await appReady(page);
   await page.locator('article.chapter').waitFor();
   await page.goto(worker.url);
   const resume = page.getByRole('link', { name: 'Continue reading' });
   await resume.waitFor();
   assert.equal(new URL(await resume.getAttribute('href'), worker.url).pathname, third);
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+/// What a reader sees of a chapter page, to compare the pre-rendered copy with the app's page.
+function pageSummary() {
+  const text = (el) => (el ? el.textContent.replace(/\s+/g, ' ').trim() : null);
+  const article = document.querySelector('article.chapter');
+  const clone = article.cloneNode(true);
+  // A card's status comes from the reader's log, which only the app reads.
+  for (const badge of clone.querySelectorAll('.badge')) badge.remove();
+  return {
+    title: article.getAttribute('aria-label'),
+    text: text(clone),
+    headings: [...article.querySelectorAll('h1,h2,h3,h4,h5,h6')].map((h) => h.id),
+    cards: [...article.querySelectorAll('section.card')].map((c) => c.dataset.card),
+    links: [...document.querySelectorAll('main a, header a')].map((a) => `${a.getAttribute('href')} ${text(a)} ${a.getAttribute('aria-current')}`),
+    header: text(document.querySelector('header.topbar nav')),
+  };
+}
+
+test('a chapter page reads before the app arrives, and the app takes it over with the same page, without a shift', async () => {
+  const { route } = s13Target();
+  // The worker sends the chapter already rendered: with JavaScript off, it is all there.
+  const raw = await (await fetch(new URL(route, worker.url))).text();
+  assert.match(raw, /<div id="prerender">/);
+  const still = await browser.newContext({ viewport: viewports.phone, javaScriptEnabled: false });
+  const copy = await still.newPage();
+  await copy.goto(new URL(route, worker.url).href);
+  assert.ok(await copy.locator('#prerender article.chapter h1').isVisible());
+  assert.ok(await copy.locator('#prerender section.card[data-card="S1.3"]').isVisible());
+  const before = await copy.evaluate(pageSummary);
+  await still.close();
+
+  const context = await newContext(browser, { viewport: viewports.phone });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(err.message));
+  await page.addInitScript(() => {
+    window.__shifts = [];
+    new PerformanceObserver((list) => window.__shifts.push(...list.getEntries().map((e) => e.value))).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(new URL(route, worker.url).href);
+  await appReady(page);
+  await page.locator('section.card[data-card="S1.3"] .badge', { hasText: 'not started' }).waitFor();
+  const after = await page.evaluate(pageSummary);
+  assert.deepEqual(after, before, 'the pre-rendered copy and the app show the same page');
+  assert.equal(await page.locator('main').count(), 1, 'one page, not two');
+  const shift = await page.evaluate(() => window.__shifts.reduce((a, b) => a + b, 0));
+  assert.ok(shift < 0.01, `the takeover moved the page (layout shift ${shift})`);
+  // The copy is not the app's offline shell: the service worker keeps the plain index.html.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    for (let i = 0; i < 100 && !(await caches.match('/')); i++) await new Promise((r) => setTimeout(r, 100));
+  });
+  assert.doesNotMatch(await page.evaluate(async () => (await caches.match('/')).text()), /id="prerender"/);
   assert.deepEqual(page.errors, []);
   await context.close();
 });
