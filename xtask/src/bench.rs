@@ -85,15 +85,10 @@ pub fn bench(args: &[String]) -> anyhow::Result<()> {
         });
     }
 
-    eprintln!("xtask: bench: first-page transfer size");
-    let dist = root().join("dist");
+    eprintln!("xtask: bench: a chapter page's first load: transfer size and Lighthouse (mobile)");
     let mut notes = Vec::new();
-    let sizes = first_page_row(&dist, &mdbook_out, mdbook.is_some(), &mut notes);
-    rows.push(sizes.unwrap_or_else(|e| Row::not_measured("First-page transfer size (gzip)", "—", format!("{e:#}"))));
-
-    eprintln!("xtask: bench: Lighthouse (mobile)");
-    rows.extend(lighthouse_rows(&dist, &mdbook_out, mdbook.is_some()).unwrap_or_else(|e| {
-        vec![Row::not_measured("Lighthouse mobile: performance, accessibility", "—", format!("{e:#}"))]
+    rows.extend(first_page_rows(&mdbook_out, mdbook.is_some(), &mut notes).unwrap_or_else(|e| {
+        vec![Row::not_measured("First-page transfer size and Lighthouse mobile scores of a chapter page", "≤ 250 KB; ≥ 95; 100", format!("{e:#}"))]
     }));
 
     eprintln!("xtask: bench: a Done-when run through the worker vs directly");
@@ -209,99 +204,112 @@ fn mdbook_build(out: &Path) -> anyhow::Result<f64> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// First-page transfer size
+// First page: what a chapter page downloads, and Lighthouse's scores for it
 
-/// The companion's dist/, built by `cargo xtask dist` (trunk --release) when it is missing.
-fn ensure_dist(dist: &Path) -> anyhow::Result<()> {
-    if dist.join("index.html").exists() && dist.join("book.json").exists() {
-        return Ok(());
-    }
-    eprintln!("xtask: bench: dist/ is missing: building it with `cargo xtask dist`");
-    run(Command::new(std::env::current_exe()?).arg("dist"))
+/// The chapter both sides open: the book's KV-cache chapter (`src/kv-cache.md`).
+const CHAPTER: &str = "kv-cache";
+
+/// One request of a page load.
+#[derive(Debug, Clone)]
+struct Fetched {
+    url: String,
+    kind: String,
+    /// Body bytes on the wire.
+    bytes: u64,
 }
 
-/// What a first visit downloads, gzipped: the page, its stylesheets, scripts and preloads
-/// (Trunk preloads the wasm), plus book.json for the companion, which fetches it at start.
-/// Fonts and icons are left out on both sides.
-fn first_page_row(dist: &Path, mdbook_out: &Path, have_mdbook: bool, notes: &mut Vec<String>) -> anyhow::Result<Row> {
+/// Lighthouse's medians for one page, the requests of its last run (as the browser downloaded
+/// them, in whatever encoding it negotiated), and the same requests fetched again with gzip.
+#[derive(Debug)]
+struct PageRun {
+    performance: f64,
+    accessibility: f64,
+    lcp_ms: f64,
+    tbt_ms: f64,
+    as_run: Vec<Fetched>,
+    gzip: Vec<Fetched>,
+}
+
+/// The companion's chapter page through the real worker (`bookside serve`: what a reader gets,
+/// compressed, with its caching headers) and mdBook's same chapter through a static server that
+/// gzips as the hosts of an online book do; Lighthouse's default mobile run on both, in turn.
+/// The size row counts every request the page itself made during that load (service-worker
+/// precaching excluded: it runs after the page is up), fetched again with `Accept-Encoding: gzip`
+/// only, so both sides are counted in the same encoding.
+fn first_page_rows(mdbook_out: &Path, have_mdbook: bool, notes: &mut Vec<String>) -> anyhow::Result<Vec<Row>> {
     if !have_mdbook {
         bail!("mdbook build did not run");
     }
-    ensure_dist(dist)?;
-    let our_list = page_weight(dist, "index.html", &["book.json"])?;
-    let chapter = mdbook_chapter(mdbook_out)?;
-    let their_list = page_weight(mdbook_out, &chapter, &[])?;
-    notes.push(format!("First-page files (gzip) — {}", file_list("companion", &our_list)));
-    notes.push(format!("First-page files (gzip) — {}", file_list("mdBook", &their_list)));
-    let (ours, our_files) = (our_list.iter().map(|(_, s)| s).sum::<u64>(), our_list.len());
-    let (theirs, their_files) = (their_list.iter().map(|(_, s)| s).sum::<u64>(), their_list.len());
-    Ok(Row {
-        what: "First-page transfer size (gzip -6; fonts and icons excluded)".into(),
-        ours: format!("companion `/`: {:.1} KB in {our_files} files", ours as f64 / 1024.0),
-        theirs: format!("mdBook `{chapter}`: {:.1} KB in {their_files} files", theirs as f64 / 1024.0),
-        ratio: format!("{:.2}x", ours as f64 / theirs as f64),
-        target: "—".into(),
-        met: "—".into(),
-    })
-}
-
-/// A chapter page of the mdBook output: the KV-cache chapter when the book has it.
-fn mdbook_chapter(out: &Path) -> anyhow::Result<String> {
-    for name in ["kv-cache.html", "introduction.html"] {
-        if out.join(name).exists() {
-            return Ok(name.into());
-        }
+    if !Path::new("/usr/bin/chromium").exists() {
+        bail!("/usr/bin/chromium is missing: `cargo xtask test` installs it");
     }
-    bail!("the mdBook output has no chapter page")
-}
-
-fn page_weight(dir: &Path, page: &str, extra: &[&str]) -> anyhow::Result<Vec<(String, u64)>> {
-    let html = std::fs::read_to_string(dir.join(page)).with_context(|| format!("cannot read {}", dir.join(page).display()))?;
-    let mut files = vec![page.to_owned()];
-    files.extend(extra.iter().map(|s| (*s).to_owned()));
-    for tag in html.split('<').skip(1) {
-        let tag = tag.split('>').next().unwrap_or_default();
-        let attr = if tag.starts_with("script") {
-            "src"
-        } else if tag.starts_with("link") && ["stylesheet", "modulepreload", "preload"].iter().any(|r| tag.contains(&format!("rel=\"{r}\""))) {
-            "href"
-        } else {
-            continue;
-        };
-        if let Some(url) = attribute(tag, attr)
-            && !url.contains("://")
-            && !url.starts_with("//")
-        {
-            let local = url.trim_start_matches('/').split(['?', '#']).next().unwrap_or_default().to_owned();
-            if !files.contains(&local) {
-                files.push(local);
-            }
-        }
+    let theirs_page = format!("{CHAPTER}.html");
+    if !mdbook_out.join(&theirs_page).exists() {
+        bail!("the mdBook output has no {theirs_page}");
     }
-    files.into_iter().map(|f| gzip_size(&dir.join(&f)).map(|size| (f, size))).collect()
+    // Always the current code: the site, the book bundle, the worker.
+    run(Command::new(std::env::current_exe()?).arg("dist"))?;
+    run(Command::new("cargo").args(["build", "--release", "--package", "bookside-worker"]))?;
+    let bin = lighthouse_bin()?;
+    let ours = with_worker(&root().join("dist"), |base| lighthouse_page(&bin, &format!("{base}/book/{CHAPTER}")))?;
+    let theirs = with_gzip_server(mdbook_out, |base| lighthouse_page(&bin, &format!("{base}/{theirs_page}")))?;
+
+    let total = |list: &[Fetched]| list.iter().map(|r| r.bytes).sum::<u64>();
+    let kb = |b: u64| b as f64 / 1024.0;
+    for (side, page) in [("companion", &ours), ("mdBook", &theirs)] {
+        let list: Vec<String> = page.gzip.iter().map(|r| format!("`{}` ({}) {:.1} KB", short_url(&r.url), r.kind, kb(r.bytes))).collect();
+        notes.push(format!("First-page requests, gzip — {side}: {}", list.join(", ")));
+        notes.push(format!(
+            "{side}, as Chromium downloaded it in the last Lighthouse run: {:.1} KB; medians of Lighthouse's simulated mobile LCP {:.0} ms and TBT {:.0} ms",
+            kb(total(&page.as_run)),
+            page.lcp_ms,
+            page.tbt_ms
+        ));
+    }
+    let (our_size, their_size) = (total(&ours.gzip), total(&theirs.gzip));
+    let ours_label = format!("companion `/book/{CHAPTER}`");
+    let theirs_label = format!("mdBook `{theirs_page}`");
+    let score = |what: &str, o: f64, t: f64, target: &str, met: bool| Row {
+        what: format!("Lighthouse {LIGHTHOUSE_VERSION} mobile {what}, chapter page (median of {LIGHTHOUSE_RUNS})"),
+        ours: format!("{ours_label}: {:.0}", o * 100.0),
+        theirs: format!("{theirs_label}: {:.0}", t * 100.0),
+        ratio: format!("{:+.0} points", (o - t) * 100.0),
+        target: target.into(),
+        met: yes_no(met),
+    };
+    Ok(vec![
+        Row {
+            what: "First-page transfer size of a chapter page: every request of the load (HTML, wasm, JS, CSS, book data, fonts, icons), gzip".into(),
+            ours: format!("{ours_label}: {:.1} KB in {} requests", kb(our_size), ours.gzip.len()),
+            theirs: format!("{theirs_label}: {:.1} KB in {} requests", kb(their_size), theirs.gzip.len()),
+            ratio: format!("{:.2}x", our_size as f64 / their_size as f64),
+            target: "≤ 250 KB".into(),
+            met: yes_no(kb(our_size) <= 250.0),
+        },
+        score("performance", ours.performance, theirs.performance, "≥ 95", ours.performance >= 0.95),
+        score("accessibility", ours.accessibility, theirs.accessibility, "100", ours.accessibility >= 1.0),
+    ])
 }
 
-/// One line per file of a first page, for the notes under the table.
-fn file_list(side: &str, files: &[(String, u64)]) -> String {
-    let list: Vec<String> = files.iter().map(|(f, size)| format!("`{f}` {:.1} KB", *size as f64 / 1024.0)).collect();
-    format!("{side}: {}", list.join(", "))
+/// `http://127.0.0.1:1234/a/b.css?x` → `/a/b.css`.
+fn short_url(url: &str) -> &str {
+    let path = url.split_once("://").map_or(url, |(_, rest)| rest.find('/').map_or("/", |i| &rest[i..]));
+    path.split(['?', '#']).next().unwrap_or(path)
 }
 
-fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
-    let start = tag.find(&format!("{name}=\""))? + name.len() + 2;
-    tag[start..].split('"').next()
-}
-
-fn gzip_size(path: &Path) -> anyhow::Result<u64> {
-    let out = Command::new("gzip").args(["-6", "-c"]).arg(path).output().context("cannot run gzip")?;
+/// Fetches `url` with `Accept-Encoding: gzip` and counts the body bytes the server sends
+/// (compressed when it compresses, as stored otherwise).
+fn gzip_bytes(url: &str) -> anyhow::Result<u64> {
+    let out = Command::new("curl")
+        .args(["--silent", "--show-error", "--fail", "--output", "/dev/null", "--write-out", "%{size_download}", "--header", "Accept-Encoding: gzip"])
+        .arg(url)
+        .output()
+        .context("cannot run curl")?;
     if !out.status.success() {
-        bail!("gzip cannot read {}", path.display());
+        bail!("curl cannot fetch {url}: {}", String::from_utf8_lossy(&out.stderr).trim());
     }
-    Ok(out.stdout.len() as u64)
+    String::from_utf8_lossy(&out.stdout).trim().parse::<u64>().with_context(|| format!("curl gave no size for {url}"))
 }
-
-// ---------------------------------------------------------------------------------------------
-// Lighthouse
 
 fn lighthouse_bin() -> anyhow::Result<PathBuf> {
     let dir = root().join(".tools/lighthouse");
@@ -318,35 +326,23 @@ fn lighthouse_bin() -> anyhow::Result<PathBuf> {
     Ok(bin)
 }
 
-/// Both sites are served the same way (Python's static server, no compression), so neither
-/// gains from the server; scores are medians of Lighthouse's default mobile run.
-fn lighthouse_rows(dist: &Path, mdbook_out: &Path, have_mdbook: bool) -> anyhow::Result<Vec<Row>> {
-    if !have_mdbook {
-        bail!("mdbook build did not run");
-    }
-    if !Path::new("/usr/bin/chromium").exists() {
-        bail!("/usr/bin/chromium is missing: `cargo xtask test` installs it");
-    }
-    ensure_dist(dist)?;
-    let bin = lighthouse_bin()?;
-    let chapter = mdbook_chapter(mdbook_out)?;
-    let ours = with_static_server(dist, |base| lighthouse_scores(&bin, &format!("{base}/")))?;
-    let theirs = with_static_server(mdbook_out, |base| lighthouse_scores(&bin, &format!("{base}/{chapter}")))?;
-    let row = |what: &str, i: usize| Row {
-        what: format!("Lighthouse mobile {what} (median of {LIGHTHOUSE_RUNS})"),
-        ours: format!("companion `/`: {:.0}", ours[i] * 100.0),
-        theirs: format!("mdBook `{chapter}`: {:.0}", theirs[i] * 100.0),
-        ratio: format!("{:+.0} points", (ours[i] - theirs[i]) * 100.0),
-        target: "—".into(),
-        met: "—".into(),
-    };
-    Ok(vec![row("performance", 0), row("accessibility", 1)])
+/// Reads a Lighthouse JSON report: the two scores, LCP and TBT, then one line per request the
+/// page made (the service worker's own requests are left out) with its type and transfer size.
+const READ_REPORT: &str = r#"
+const r = require(process.argv[1]);
+const num = (a) => r.audits[a] && r.audits[a].numericValue;
+console.log(r.categories.performance.score, r.categories.accessibility.score, num('largest-contentful-paint'), num('total-blocking-time'));
+for (const q of r.audits['network-requests'].details.items) {
+  if (q.sessionTargetType && q.sessionTargetType !== 'page') continue;
+  if (!q.url.startsWith('http')) continue;
+  console.log(q.url + '\t' + (q.resourceType || q.mimeType || '?') + '\t' + (q.transferSize || 0));
 }
+"#;
 
-fn lighthouse_scores(bin: &Path, url: &str) -> anyhow::Result<[f64; 2]> {
+fn lighthouse_page(bin: &Path, url: &str) -> anyhow::Result<PageRun> {
     let report = root().join("target/bench-lighthouse.json");
-    let mut perf = Vec::new();
-    let mut a11y = Vec::new();
+    let (mut perf, mut a11y, mut lcp, mut tbt) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut as_run = Vec::new();
     for _ in 0..LIGHTHOUSE_RUNS {
         let status = Command::new(bin)
             .arg(url)
@@ -360,35 +356,81 @@ fn lighthouse_scores(bin: &Path, url: &str) -> anyhow::Result<[f64; 2]> {
         if !status.success() {
             bail!("lighthouse failed on {url} ({status})");
         }
-        let out = Command::new("node")
-            .arg("-e")
-            .arg("const r = require(process.argv[1]); console.log(r.categories.performance.score, r.categories.accessibility.score)")
-            .arg(&report)
-            .output()
-            .context("cannot run node")?;
+        let out = Command::new("node").arg("-e").arg(READ_REPORT).arg(&report).output().context("cannot run node")?;
         let text = String::from_utf8_lossy(&out.stdout);
-        let mut scores = text.split_whitespace().map(|s| s.parse::<f64>());
-        match (scores.next(), scores.next()) {
-            (Some(Ok(p)), Some(Ok(a))) => {
-                perf.push(p);
-                a11y.push(a);
-            }
-            _ => bail!("lighthouse gave no scores for {url} (a page that fails to load scores null)"),
-        }
+        let mut lines = text.lines();
+        let scores: Vec<f64> = lines.next().unwrap_or_default().split_whitespace().filter_map(|s| s.parse().ok()).collect();
+        let [p, a, l, t] = scores[..] else {
+            bail!("lighthouse gave no scores for {url} (a page that fails to load scores null): {}", String::from_utf8_lossy(&out.stderr).trim())
+        };
+        perf.push(p);
+        a11y.push(a);
+        lcp.push(l);
+        tbt.push(t);
+        as_run = lines
+            .filter_map(|l| {
+                let mut f = l.split('\t');
+                Some(Fetched { url: f.next()?.to_owned(), kind: f.next()?.to_owned(), bytes: f.next()?.parse().ok()? })
+            })
+            .collect();
     }
-    Ok([median(perf), median(a11y)])
+    let gzip = as_run.iter().map(|r| gzip_bytes(&r.url).map(|bytes| Fetched { bytes, ..r.clone() })).collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(PageRun { performance: median(perf), accessibility: median(a11y), lcp_ms: median(lcp), tbt_ms: median(tbt), as_run, gzip })
 }
 
-/// Serves `dir` on a free loopback port for the duration of `f`.
-fn with_static_server<T>(dir: &Path, f: impl FnOnce(&str) -> anyhow::Result<T>) -> anyhow::Result<T> {
-    let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-    let mut server = Command::new("python3")
-        .args(["-m", "http.server", &port.to_string(), "--bind", "127.0.0.1", "--directory"])
-        .arg(dir)
+/// A static server for mdBook's output that gzips (level 6) what is not already compressed,
+/// with Content-Encoding and Vary, as the hosts of an online book do.
+const GZIP_SERVER: &str = r#"
+import gzip, http.server, io, os, sys
+SKIP = ('.woff2', '.woff', '.png', '.jpg', '.jpeg', '.gif', '.webp', '.ico')
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if os.path.isdir(path):
+            path = os.path.join(path, 'index.html')
+        if not os.path.isfile(path) or path.endswith(SKIP) or 'gzip' not in self.headers.get('Accept-Encoding', ''):
+            return super().send_head()
+        with open(path, 'rb') as f:
+            body = gzip.compress(f.read(), 6)
+        self.send_response(200)
+        self.send_header('Content-Type', self.guess_type(path))
+        self.send_header('Content-Encoding', 'gzip')
+        self.send_header('Vary', 'Accept-Encoding')
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+    def log_message(self, *args):
+        pass
+os.chdir(sys.argv[2])
+http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), Handler).serve_forever()
+"#;
+
+/// Serves `dir` with [`GZIP_SERVER`] on a free loopback port for the duration of `f`.
+fn with_gzip_server<T>(dir: &Path, f: impl FnOnce(&str) -> anyhow::Result<T>) -> anyhow::Result<T> {
+    let port = free_port()?;
+    let server = Command::new("python3").arg("-c").arg(GZIP_SERVER).arg(port.to_string()).arg(dir).stdout(Stdio::null()).spawn().context("cannot start python3")?;
+    with_server(server, port, f)
+}
+
+/// Serves `site` with the release worker on the sample book for the duration of `f`.
+fn with_worker<T>(site: &Path, f: impl FnOnce(&str) -> anyhow::Result<T>) -> anyhow::Result<T> {
+    let port = free_port()?;
+    let server = Command::new(root().join("target/release/bookside"))
+        .args(["serve", "--port", &port.to_string(), "--book"])
+        .arg(root().join("book"))
+        .arg("--site")
+        .arg(site)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
         .spawn()
-        .context("cannot start python3 -m http.server")?;
+        .context("cannot start target/release/bookside")?;
+    with_server(server, port, f)
+}
+
+fn free_port() -> anyhow::Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+fn with_server<T>(mut server: Child, port: u16, f: impl FnOnce(&str) -> anyhow::Result<T>) -> anyhow::Result<T> {
     let result = wait_for_port(port, &mut server).and_then(|()| f(&format!("http://127.0.0.1:{port}")));
     let _ = server.kill();
     let _ = server.wait();
@@ -402,11 +444,11 @@ fn wait_for_port(port: u16, server: &mut Child) -> anyhow::Result<()> {
             return Ok(());
         }
         if let Some(status) = server.try_wait()? {
-            bail!("the static server exited early ({status})");
+            bail!("the server exited early ({status})");
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    bail!("the static server did not listen on port {port} within 10 s")
+    bail!("the server did not listen on port {port} within 10 s")
 }
 
 // ---------------------------------------------------------------------------------------------
