@@ -130,7 +130,8 @@ async fn prerendered(State(pages): State<Arc<BTreeMap<String, String>>>, uri: Ur
     }
 }
 
-/// Trunk names the wasm, JS and CSS it builds `<name>-<16 hex digits>...`: such a name never
+/// Trunk names the wasm, JS and CSS it builds `<name>-<hash>...`, the hash a 64-bit number in
+/// hex without leading zeros (so up to 16 digits; 12 or more in practice): such a name never
 /// holds other bytes, so browsers may keep it for a year without asking. Everything else (pages,
 /// the book, the service worker) is revalidated on every visit, so a new build or book shows.
 async fn cache_control(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
@@ -147,8 +148,9 @@ async fn cache_control(request: axum::extract::Request, next: axum::middleware::
 fn is_hashed_asset(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or_default();
     name.match_indices('-').any(|(i, _)| {
-        let hash = name.get(i + 1..i + 17).unwrap_or_default();
-        hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && name[i + 17..].starts_with(['.', '_'])
+        let rest = &name[i + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
+        (12..=16).contains(&digits) && rest[digits..].starts_with(['.', '_'])
     })
 }
 
@@ -167,10 +169,10 @@ async fn shutdown_signal() {
 mod tests {
     #[test]
     fn only_trunk_hashed_names_are_cached_for_good() {
-        for hashed in ["/bookside-app-0123456789abcdef_bg.wasm", "/bookside-app-0123456789abcdef.js", "/style-fedcba9876543210.css"] {
+        for hashed in ["/bookside-app-0123456789abcdef_bg.wasm", "/bookside-app-df19baa69d71987.js", "/style-fedcba9876543210.css"] {
             assert!(super::is_hashed_asset(hashed), "{hashed}");
         }
-        for plain in ["/", "/sw.js", "/book.json", "/index.html", "/icon-192.png", "/book/kv-cache", "/a-0123456789abcdefg.css", "/a-0123456789abcde.css"] {
+        for plain in ["/", "/sw.js", "/book.json", "/index.html", "/icon-192.png", "/book/kv-cache", "/a-0123456789abcdef0.css", "/a-0123456789a.css"] {
             assert!(!super::is_hashed_asset(plain), "{plain}");
         }
     }
