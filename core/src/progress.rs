@@ -781,7 +781,9 @@ fn parse_field_line(line: &str) -> Option<(&str, &str, FieldKind)> {
             return None;
         };
         let name = trim(name);
-        if name.is_empty() || name.len() > 60 {
+        // A name with a `*` in it cannot be printed back as `**Name**:` and read the same
+        // (`- ***:***:` reads as name `*`), so such a line is a note, kept as written.
+        if name.is_empty() || name.len() > 60 || name.contains('*') {
             return None;
         }
         return Some((name, trim(value), FieldKind::from_name(name)));

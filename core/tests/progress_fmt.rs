@@ -87,3 +87,18 @@ fn check_says_what_would_change() {
     .assert_eq(&report("### 2026-07-22 — S1.3 — DONE\n\n### 2026-07-23 — S1.4 — PARTIAL\n- **Next**: S1.5: why\n"));
     assert_eq!(report(""), "");
 }
+
+/// Found by `cargo xtask fuzz progress` (kept in fuzz/regressions/progress/): a bold field name
+/// holding `*` printed as `- ***:***:`, which reads back as another name, so fmt was not
+/// idempotent. Such a line is now a note and stays as written.
+#[test]
+fn field_names_with_stars_stay_notes() {
+    let input = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz/regressions/progress/fmt-not-idempotent-bold-colons"))
+        .expect("the saved fuzz input");
+    let once = progress::fmt(&input);
+    assert_eq!(progress::fmt(&once), once, "fmt is idempotent");
+    assert!(progress::check_canonical(&once).is_empty());
+    let (log, _) = progress::parse(&input);
+    assert_eq!(progress::print(&log), input);
+    assert!(log.entries[0].fields.is_empty(), "{:?}", log.entries[0].fields);
+}
