@@ -11,6 +11,7 @@ mod platform;
 mod shell;
 mod status;
 mod storage;
+mod worker;
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
@@ -18,6 +19,8 @@ use leptos_router::path;
 
 fn main() {
     console_error_panic_hook::set_once();
+    // Before the router reads the address: the pairing token must not stay in it.
+    worker::take_token_from_address();
     mount_to_body(App);
 }
 
@@ -27,6 +30,7 @@ fn App() -> impl IntoView {
     let (log, profile) = files::provide();
     library::provide_parsed_log(log, profile);
     platform::provide_prefs();
+    worker::provide();
     view! {
         <Router>
             <shell::Shell>

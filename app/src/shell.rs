@@ -36,6 +36,7 @@ pub fn Shell(children: Children) -> impl IntoView {
                 <a href="/profile" aria-current=current("/profile")>"Profile"</a>
             </nav>
             <div class="tools">
+                <crate::worker::WorkerBadge />
                 <a class="icon" href="/search" aria-label="Search the book" aria-current=current("/search")>
                     <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><circle cx="10" cy="10" r="6" fill="none" stroke="currentColor" stroke-width="2"/><path d="M15 15l5 5" stroke="currentColor" stroke-width="2"/></svg>
                 </a>
