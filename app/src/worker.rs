@@ -183,7 +183,9 @@ impl WorkerCtx {
     /// Asks the worker for its health and updates the connection state.
     pub fn check(self) {
         let Some((origin, token)) = credentials() else {
-            self.connection.set(Connection::NotPaired);
+            if self.connection.get_untracked() != Connection::NotPaired {
+                self.connection.set(Connection::NotPaired);
+            }
             return;
         };
         spawn_local(async move {

@@ -176,6 +176,10 @@ test('the journey: pair, start S1.3 from its card, two rungs, Verify skip then p
       ].join('\n'),
     );
 
+    // The worker's pass is what vouches for the card: verified, not just the log's ✅.
+    await goTo(page, worker.origin, '/guide');
+    await page.locator('section.card[data-card="S1.3"] .badge', { hasText: 'DONE · verified' }).waitFor();
+
     // Home: where you are, with its reason, one tap to start.
     await goTo(page, worker.origin, '/');
     assert.match(await page.locator('#where-session').textContent(), /^S0\.1 — /);
@@ -279,6 +283,28 @@ test('a reload in the middle of Build resumes at the same minute and the same ru
     // The rung is still the one reached: a hint now climbs to 3, not back to 1.
     await page.click('#hint-next');
     await page.locator('#hint-rung[data-rung="3"]').waitFor();
+
+    // This browser is not paired: Verify shows the exact command and takes the outcome by
+    // hand, labelled self-reported.
+    assert.equal(await page.locator('#worker-state').textContent(), 'Worker: not paired');
+    await phase(page, 'verify');
+    assert.equal(await page.locator('#verify-run').count(), 0);
+    assert.equal(await page.locator('#verify-command').textContent(), 'uv run pytest tests/milestones/test_m02_kv_budget.py');
+    await page.click('#self-fail');
+    await page.locator('#verify-outcome.outcome-fail', { hasText: 'self-reported' }).waitFor();
+    await phase(page, 'log');
+    assert.equal(await page.locator('#entry-status').inputValue(), 'PARTIAL');
+    assert.equal(await page.locator('#entry-done-when').inputValue(), 'test_m02_kv_budget.py ❌');
+    assert.equal(await page.locator('#entry-sticking').inputValue(), 'the cache still blows the budget (ladder rung 3)');
+    // The entry is dated by the day the sitting started, whatever the clock says now.
+    await page.clock.setFixedTime(start + 26 * 3600_000);
+    await page.reload();
+    await page.locator('#hour[data-phase="log"]').waitFor({ timeout: 30_000 });
+    const startDay = await page.evaluate((t) => {
+      const d = new Date(t);
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    }, start);
+    assert.equal(await page.locator('#entry-date').inputValue(), startDay);
     assert.deepEqual(page.errors, []);
   } finally {
     await context.close();

@@ -709,20 +709,24 @@ fn Verify(card: Card, store: Store) -> impl IntoView {
         output.set(String::new());
         seconds.set(0);
         let id = session.get_value();
+        // The page may be left while the run goes on: the signals below may be gone by the time
+        // the worker answers, hence `try_` (the outcome still reaches the sitting's state).
         spawn_local(async move {
             let started = worker.start_run(&id).await;
-            starting.set(false);
+            starting.try_set(false);
             let started = match started {
                 Ok(s) => s,
                 Err(message) => {
-                    problem.set(Some(message));
+                    problem.try_set(Some(message));
                     return;
                 }
             };
             let run_id = started.run.clone();
-            running.set(Some(run_id.clone()));
-            let result = worker.follow_run(&started.events, |text| output.update(|o| o.push_str(text))).await;
-            running.set(None);
+            running.try_set(Some(run_id.clone()));
+            let result = worker.follow_run(&started.events, |text| {
+                output.try_update(|o| o.push_str(text));
+            }).await;
+            running.try_set(None);
             match result {
                 Ok(result) => {
                     let cancelled = result.end == bookside_core::wire::RunEnd::Cancelled;
@@ -733,7 +737,9 @@ fn Verify(card: Card, store: Store) -> impl IntoView {
                         h.verdict = Some(Verdict { outcome: result.outcome, message: result.message.clone(), self_reported: false, cancelled, run: Some(run_id) });
                     });
                 }
-                Err(message) => problem.set(Some(message)),
+                Err(message) => {
+                    problem.try_set(Some(message));
+                }
             }
         });
     };
@@ -741,7 +747,7 @@ fn Verify(card: Card, store: Store) -> impl IntoView {
         let Some(run) = running.get_untracked() else { return };
         spawn_local(async move {
             if let Err(message) = worker.cancel_run(&run).await {
-                problem.set(Some(message));
+                problem.try_set(Some(message));
             }
         });
     };
