@@ -874,9 +874,8 @@ fn EntryDraft(card: Card, library: Arc<Library>, store: Store) -> impl IntoView 
         let cx = locate::Context { guide: &library.guide, log: &after, runs: &runs, phase0_skipped: parsed.phase0_skipped.get_untracked() };
         let location = locate::locate(&cx, None);
         match location.session {
-            Some(id) if matches!(location.why, locate::Why::ResumePartial { .. }) && id == card.id => {
-                Next { session: Some(id), why: "resume at the Midpoint".into() }
-            }
+            // Red at the hour: the next sitting resumes this one at its Midpoint.
+            _ if status_value == Status::Partial => Next { session: Some(card.id.clone()), why: "resume at the Midpoint".into() },
             Some(id) => {
                 let why = library.guide.card(&id).map(|c| c.title.clone()).unwrap_or_default();
                 Next { session: Some(id), why }
