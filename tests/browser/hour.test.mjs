@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, appendFileSync, existsSync, cpSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { env, copyBook, startWorker, launchBrowser, newContext, openPage, viewports } from './harness.mjs';
+import { env, copyBook, startWorker, launchBrowser, newContext, openPage, appReady, viewports } from './harness.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The reference artifacts of milestone m02 (S1.3), used by our own tests only.
@@ -45,7 +45,7 @@ async function pair(context, worker) {
   page.on('pageerror', (err) => page.errors.push(err.message));
   assert.match(worker.url, /#token=[0-9a-f]{16,}/, 'the worker prints its pairing URL with the token in the fragment');
   await page.goto(worker.url);
-  await page.locator('header.topbar').waitFor({ timeout: 30_000 });
+  await appReady(page);
   await page.locator('#worker-state', { hasText: 'Worker: paired' }).waitFor({ timeout: 15_000 });
   // The token leaves the address bar as soon as it is read.
   assert.doesNotMatch(page.url(), /token/);
@@ -62,7 +62,7 @@ function s13Chapter() {
 
 async function goTo(page, base, path) {
   await page.goto(new URL(path, base).href);
-  await page.locator('header.topbar').waitFor({ timeout: 30_000 });
+  await appReady(page);
 }
 
 async function phase(page, name) {
