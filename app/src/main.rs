@@ -12,6 +12,7 @@ mod shell;
 mod status;
 mod storage;
 mod worker;
+mod study;
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
@@ -42,8 +43,8 @@ fn App() -> impl IntoView {
                     <Route path=path!("/log") view=pages::log::LogPage />
                     <Route path=path!("/profile") view=pages::profile::ProfilePage />
                     <Route path=path!("/session/:id") view=pages::session::SessionPage />
-                    <Route path=path!("/quiz/:id") view=pages::session::QuizPage />
-                    <Route path=path!("/review") view=pages::session::ReviewPage />
+                    <Route path=path!("/quiz/:id") view=pages::quiz::QuizPage />
+                    <Route path=path!("/review") view=pages::review::ReviewPage />
                     <Route path=path!("/search") view=pages::search::SearchPage />
                 </Routes>
             </shell::Shell>

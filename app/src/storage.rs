@@ -4,7 +4,8 @@
 //! Schema (version [`SCHEMA_VERSION`]; [`migrate`] upgrades from any older one, step by step):
 //! - `files`: key = file name (`PROGRESS.md`), value = `{ text, savedAt }`. The text is the
 //!   file byte for byte, so an export is exactly what was imported when nothing changed.
-//! - `prefs`: key = name, value = string (where the reader left off, last export time, ...).
+//! - `prefs`: key = name, value = string (where the reader left off, last export time, ...; the
+//!   review queue and quizzes in progress as JSON, see `study`).
 //! - `snapshots` (since version 2): auto-increment key, value = `{ name, text, savedAt, reason }`,
 //!   the previous text of a file each time it is replaced, so no import or edit can lose a line.
 //!

@@ -641,6 +641,40 @@ fn choice_question(topic: &Topic, k: usize, c: &Choice, i: u64, seed: u64) -> Qu
     }
 }
 
+/// The question a key names (`Question::key`), rebuilt without the seed that first reached it:
+/// the review queue keeps keys only. Choice options are shuffled by the key itself, so a
+/// reviewed question always shows its options in the same order. `None` when the bank no
+/// longer has that topic, template or variant (the book changed).
+pub fn question_by_key(bank: &QuizBank, key: &str) -> Option<Question> {
+    let mut parts = key.split('/');
+    let topic = bank.topic(parts.next()?)?;
+    let template = parts.next()?;
+    let variant: Option<u64> = parts.next().map(|v| v.parse().ok()).unwrap_or(None);
+    if parts.next().is_some() {
+        return None;
+    }
+    let index = |prefix: &str| template.strip_prefix(prefix).and_then(|k| k.parse::<usize>().ok());
+    if let Some(k) = index("numeric") {
+        let n = topic.numeric.get(k)?;
+        let i = variant.filter(|&i| i < combinations(&n.params))?;
+        return Some(numeric_question(topic, k, n, i));
+    }
+    if let Some(k) = index("choice") {
+        let c = topic.choice.get(k)?;
+        let i = variant.filter(|&i| i < choice_size(c))?;
+        return Some(choice_question(topic, k, c, i, rng::fnv1a(key)));
+    }
+    let k = index("explain").filter(|_| variant.is_none())?;
+    let e = topic.explain.get(k)?;
+    Some(Question {
+        topic: topic.id.clone(),
+        key: key.to_owned(),
+        prompt: e.prompt.clone(),
+        kind: QuestionKind::Explain { model_answer: e.answer.clone(), keywords: e.keywords.clone() },
+        why: Some(e.answer.clone()),
+    })
+}
+
 /// A quiz: `per_topic` questions from each named topic, in the order given.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Quiz {
@@ -1226,6 +1260,32 @@ title = "again"
         assert_eq!(keys.len() as u64, n, "n consecutive seeds cover all n questions");
         // Seeds n apart reach the same question (a choice's shuffle may differ, so compare keys).
         assert_eq!(question(t, 5).unwrap().key, question(t, 5 + n).unwrap().key);
+    }
+
+    #[test]
+    fn a_key_rebuilds_its_question() {
+        let (bank, _) = parse_quiz("quiz.toml", SAMPLE);
+        for t in &bank.topics {
+            for seed in 0..topic_size(t) {
+                let q = question(t, seed).unwrap();
+                let again = question_by_key(&bank, &q.key).unwrap_or_else(|| panic!("{} rebuilds", q.key));
+                assert_eq!((&again.key, &again.prompt, &again.why), (&q.key, &q.prompt, &q.why));
+                match (&q.kind, &again.kind) {
+                    (QuestionKind::Choice { options: a, correct: ca }, QuestionKind::Choice { options: b, correct: cb }) => {
+                        assert_eq!(a[*ca], b[*cb], "{}: the same right option", q.key);
+                        let (mut a, mut b) = (a.clone(), b.clone());
+                        a.sort();
+                        b.sort();
+                        assert_eq!(a, b, "{}: the same options, in the key's own order", q.key);
+                    }
+                    _ => assert_eq!(again.expected(), q.expected()),
+                }
+            }
+        }
+        let t = &bank.topics[0].id;
+        for bad in ["", "nope/numeric0/0", &format!("{t}/numeric0/999999"), &format!("{t}/numeric9/0"), &format!("{t}/explain0/1"), &format!("{t}/numeric0/1/2"), &format!("{t}/choice0")] {
+            assert_eq!(question_by_key(&bank, bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -319,3 +319,114 @@ pub struct ApiErrorBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub running: Option<String>,
 }
+
+/// The spaced-repetition queue as the app keeps it in the browser's storage (JSON in IndexedDB).
+/// [`StoredQueue::from_queue`] and [`StoredQueue::to_queue`] convert to and from
+/// `engine::review::Queue` without loss (floats print and parse back exactly).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StoredQueue {
+    pub items: Vec<StoredItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredItem {
+    /// `question` (a missed quiz question) or `sticking-point`.
+    pub kind: String,
+    /// The question key, or the normalised concept.
+    pub key: String,
+    /// The question's topic, or the session the Sticking point came from.
+    pub about: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stability: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_day: Option<i64>,
+    pub due_day: i64,
+    pub reps: u32,
+    pub lapses: u32,
+}
+
+impl StoredQueue {
+    pub fn from_queue(queue: &crate::engine::review::Queue) -> StoredQueue {
+        use crate::engine::review::Subject;
+        let items = queue
+            .items
+            .iter()
+            .map(|i| {
+                let (kind, key, about) = match &i.subject {
+                    Subject::Question { key, topic } => ("question", key, topic),
+                    Subject::StickingPoint { concept, session } => ("sticking-point", concept, session),
+                };
+                StoredItem {
+                    kind: kind.to_owned(),
+                    key: key.clone(),
+                    about: about.clone(),
+                    stability: i.memory.map(|m| m.stability),
+                    difficulty: i.memory.map(|m| m.difficulty),
+                    last_day: i.last_day,
+                    due_day: i.due_day,
+                    reps: i.reps,
+                    lapses: i.lapses,
+                }
+            })
+            .collect();
+        StoredQueue { items }
+    }
+
+    /// The queue; items of an unknown kind (written by a newer version) are left out.
+    pub fn to_queue(&self) -> crate::engine::review::Queue {
+        use crate::engine::review::{Item, Memory, Queue, Subject};
+        let items = self
+            .items
+            .iter()
+            .filter_map(|s| {
+                let subject = match s.kind.as_str() {
+                    "question" => Subject::Question { key: s.key.clone(), topic: s.about.clone() },
+                    "sticking-point" => Subject::StickingPoint { concept: s.key.clone(), session: s.about.clone() },
+                    _ => return None,
+                };
+                let memory = match (s.stability, s.difficulty) {
+                    (Some(stability), Some(difficulty)) => Some(Memory { stability, difficulty }),
+                    _ => None,
+                };
+                Some(Item { subject, memory, last_day: s.last_day, due_day: s.due_day, reps: s.reps, lapses: s.lapses })
+            })
+            .collect();
+        Queue { items }
+    }
+}
+
+/// A quiz attempt as the app keeps it while it is taken, so a reload loses no answer. The
+/// questions are not stored: `quiz::generate` rebuilds them from the seed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredQuiz {
+    /// The quiz topics, in order.
+    pub topics: Vec<String>,
+    pub seed: u64,
+    pub per_topic: u32,
+    /// One per question reached, in order.
+    pub answers: Vec<StoredAnswer>,
+    /// The question on screen (`answers.len()` or less).
+    pub at: u32,
+    /// The reader reached the score screen (and the misses went into the review queue).
+    pub finished: bool,
+    /// The question keys of the attempt before this one, so a new attempt can avoid them.
+    #[serde(default)]
+    pub previous_keys: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredAnswer {
+    /// What the reader typed (numeric questions, or their own explanation on explain questions).
+    pub text: String,
+    /// The option picked on a choice question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pick: Option<u32>,
+    /// The reader's own verdict on an explain question, after the reveal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub self_marked: Option<bool>,
+    /// Why they think so, written before the reveal.
+    pub explanation: String,
+    pub revealed: bool,
+}

@@ -163,3 +163,19 @@ fn missed_questions_and_sticking_points_feed_the_queue() {
     // First seen on 2026-07-21 (day 20655): due the next day.
     assert_eq!(item.due_day, 20_656);
 }
+
+#[test]
+fn the_stored_queue_round_trips_through_json() {
+    use bookside_core::wire::StoredQueue;
+    let mut queue = add(&Queue::default(), Subject::Question { key: "softmax/choice0/2".into(), topic: "softmax".into() }, 10);
+    queue = add(&queue, Subject::StickingPoint { concept: "mb vs mib".into(), session: "S0.3".into() }, 10);
+    for (day, rating) in [(11, Good), (14, Again), (15, Hard)] {
+        queue = review(&Params::default(), &queue, "q:softmax/choice0/2", rating, day);
+    }
+    let json = serde_json::to_string(&StoredQueue::from_queue(&queue)).unwrap();
+    let back: StoredQueue = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.to_queue(), queue, "stability and difficulty come back bit for bit");
+    // An item kind from a newer version is left out rather than failing the whole queue.
+    let newer = json.replacen("\"sticking-point\"", "\"flashcard\"", 1);
+    assert_eq!(serde_json::from_str::<StoredQueue>(&newer).unwrap().to_queue().items.len(), 1);
+}

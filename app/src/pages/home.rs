@@ -24,6 +24,7 @@ fn HomeView(library: Arc<Library>) -> impl IntoView {
         <div class="home">
             <h1 id="book-title">{book.title.clone()}</h1>
             <p class="lede">"Read the book, run each one-hour session, keep your log — online or off."</p>
+            <crate::pages::remediation::RemediationOffer />
             <WhereYouAre library=library.clone() />
             <div class="actions">
                 {move || match prefs.last_location.get() {

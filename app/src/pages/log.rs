@@ -9,7 +9,11 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
-use crate::files::{Loaded, LogCtx, StoredFile};
+use bookside_core::engine::gates::{self, GateReport};
+use bookside_core::engine::locate::self_reported_runs;
+
+use crate::files::{Loaded, LogCtx, ProfileCtx, StoredFile};
+use crate::library::LibraryCtx;
 use crate::platform::{self, PrefsCtx};
 use crate::status;
 
@@ -31,6 +35,7 @@ pub fn LogPage() -> impl IntoView {
             <FileActions file=log download_name="PROGRESS.md" what="log" />
             <ImportPanel log />
             <NewEntryForm log />
+            <GatePanel parsed />
             <Entries log parsed />
         </div>
     }
@@ -287,6 +292,7 @@ fn MergePreview(preview: Preview, source: String, choices: RwSignal<Vec<Choice>>
             <ul class="unchanged">{listed(&preview.unchanged)}</ul>
             {(!preview.conflicts.is_empty()).then(|| view! { <h4>"Conflicts: choose a version, or keep both"</h4> })}
             {conflicts}
+            <PreviewGates preview=preview.clone() choices />
         </section>
     }
 }
@@ -431,7 +437,7 @@ fn EntryView(entry: Entry, index: usize, editing: RwSignal<Option<usize>>) -> im
     let heading = format!("{} — {}{}", entry.date_text, entry.session, title);
     let label = heading.clone();
     view! {
-        <article aria-label=label>
+        <article aria-label=label id=format!("entry-{}", entry.line)>
             <h3>{heading} " " <span class=status_class>{status_word}</span></h3>
             <dl>
                 {entry.fields.iter().map(|f| view! {
@@ -498,5 +504,113 @@ fn EditEntry(log: StoredFile, index: usize, entry: Entry, editing: RwSignal<Opti
                 <button type="button" class="button" on:click=move |_| editing.set(None)>"Cancel"</button>
             </div>
         </form>
+    }
+}
+
+/// Core's gate report for a log text, with the reader's profile (hint cap, Phase 0 skip) and
+/// today's date; the runs are the log's own Done-when marks (self-reported). `None` until the
+/// book has loaded.
+fn gate_report(library: LibraryCtx, profile: ProfileCtx, log: &ProgressLog, diagnostics: &[bookside_core::Diagnostic]) -> Option<GateReport> {
+    let library = library.0.get().and_then(Result::ok)?;
+    let profile = profile.0.text.with(|t| bookside_core::profile::parse(t).0.profile);
+    let (y, m, d) = platform::today();
+    let today = Date::new(y, m, d)?;
+    let runs = self_reported_runs(log);
+    Some(gates::check(&gates::Input {
+        guide: &library.guide,
+        log,
+        log_diagnostics: diagnostics,
+        runs: &runs,
+        hint_cap: profile.ladder_cap(),
+        phase0_skipped: profile.phase0_skipped,
+        today,
+    }))
+}
+
+/// The entry a finding's line falls in (its heading or one of its fields).
+fn entry_at(log: &ProgressLog, line: usize) -> Option<&Entry> {
+    log.entries.iter().find(|e| e.line <= line && line <= e.last_line())
+}
+
+/// The gates over the stored log, each finding linked to the entry it is about.
+#[component]
+fn GatePanel(parsed: Memo<(ProgressLog, Vec<bookside_core::Diagnostic>)>) -> impl IntoView {
+    let library: LibraryCtx = expect_context();
+    let profile: ProfileCtx = expect_context();
+    let report = Memo::new(move |_| parsed.with(|(log, diags)| gate_report(library, profile, log, diags)));
+    move || {
+        let report = report.get()?;
+        let empty = parsed.with(|(l, _)| l.entries.is_empty());
+        if empty {
+            return None;
+        }
+        let findings = parsed.with(|(log, _)| {
+            report
+                .findings
+                .iter()
+                .map(|f| {
+                    let entry = entry_at(log, f.line);
+                    let place = match entry {
+                        Some(e) => view! { <a href=format!("#entry-{}", e.line)>{format!("{} {}", e.date_text, e.session)}</a> }.into_any(),
+                        None => view! { <span>{format!("line {}", f.line)}</span> }.into_any(),
+                    };
+                    view! { <li class="finding" data-gate=f.gate.name()>{place} ": " <code>{f.gate.name()}</code> " — " {f.message.clone()}</li> }
+                })
+                .collect_view()
+        });
+        let self_reported = report
+            .self_reported
+            .iter()
+            .map(|s| view! { <li><a href=format!("#entry-{}", s.line)>{s.session.clone()}</a>": its ✅ is self-reported (no verified run on record)"</li> })
+            .collect_view();
+        let clean = report.is_clean();
+        let has_notes = !report.self_reported.is_empty();
+        Some(view! {
+            <section class="panel gates" id="gate-report" aria-labelledby="gates-heading">
+                <h2 id="gates-heading">"Checks on your log"</h2>
+                {if clean {
+                    view! { <p id="gates-clean">"Every check passes."</p> }.into_any()
+                } else {
+                    view! {
+                        <p>{format!("{} {} to look at. Each links to its entry.", report.findings.len(), if report.findings.len() == 1 { "finding" } else { "findings" })}</p>
+                        <ul class="findings">{findings}</ul>
+                    }.into_any()
+                }}
+                {has_notes.then(|| view! { <ul class="muted self-reported">{self_reported}</ul> })}
+            </section>
+        })
+    }
+}
+
+/// What the gates will say about the log this import would write.
+#[component]
+fn PreviewGates(preview: Preview, choices: RwSignal<Vec<Choice>>) -> impl IntoView {
+    let library: LibraryCtx = expect_context();
+    let profile: ProfileCtx = expect_context();
+    move || {
+        let merged = import::apply(&preview, &choices.get());
+        let (log, diags) = progress::parse(&merged);
+        let report = gate_report(library, profile, &log, &diags)?;
+        let items = report
+            .findings
+            .iter()
+            .map(|f| {
+                let about = entry_at(&log, f.line).map_or_else(|| format!("line {}", f.line), |e| format!("{} {}", e.date_text, e.session));
+                view! { <li class="finding" data-gate=f.gate.name()>{about} ": " <code>{f.gate.name()}</code> " — " {f.message.clone()}</li> }
+            })
+            .collect_view();
+        Some(view! {
+            <div class="preview-gates" id="preview-gates">
+                <h4>"Checks on the merged log"</h4>
+                {if report.is_clean() {
+                    view! { <p>"Every check passes."</p> }.into_any()
+                } else {
+                    view! {
+                        <p>{format!("{} to look at after writing; the log page links each to its entry.", report.findings.len())}</p>
+                        <ul>{items}</ul>
+                    }.into_any()
+                }}
+            </div>
+        })
     }
 }

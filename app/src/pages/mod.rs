@@ -4,7 +4,10 @@ pub mod guide;
 pub mod home;
 pub mod log;
 pub mod profile;
+pub mod quiz;
 pub mod reader;
+pub mod remediation;
+pub mod review;
 pub mod search;
 pub mod session;
 

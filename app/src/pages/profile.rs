@@ -2,11 +2,16 @@
 //! PROFILE.md import and export. Saving changes only the fields that changed (core's
 //! `profile::set`), so a hand-edited PROFILE.md keeps its notes and unknown fields.
 
+use bookside_core::engine::locate::phase0_topics;
 use bookside_core::profile::{self, Pace, ProfileKey};
+use bookside_core::quiz::{self, Quiz, Score, SkipDecision};
+use leptos::callback::Callback;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::files::{Loaded, ProfileCtx};
+use crate::library::WithLibrary;
+use crate::pages::quiz::QuizRunner;
 use crate::pages::log::FileActions;
 use crate::{platform, status};
 
@@ -20,7 +25,7 @@ pub fn ProfilePage() -> impl IntoView {
             {move || match file.state.get() {
                 Loaded::Loading => view! { <p class="loading">"Opening your profile…"</p> }.into_any(),
                 Loaded::Failed(message) => view! { <p class="error" role="alert">{message}</p> }.into_any(),
-                Loaded::Ready => view! { <Onboarding /> }.into_any(),
+                Loaded::Ready => view! { <Onboarding /> <Phase0Skip /> }.into_any(),
             }}
             <FileActions file download_name="PROFILE.md" what="profile" />
             <ProfileImport />
@@ -165,6 +170,69 @@ fn ProfileImport() -> impl IntoView {
                     </div>
                 }
             })}
+        </section>
+    }
+}
+
+/// Skipping Phase 0 goes through a quiz over every Phase 0 topic (`locate::phase0_topics`); only
+/// when core's `quiz::phase0_skip` allows it is `Phase 0 skipped: yes` written to PROFILE.md,
+/// which is what locate reads (`locate::phase0_skipped`).
+#[component]
+fn Phase0Skip() -> impl IntoView {
+    let ProfileCtx(file) = expect_context();
+    let taking = RwSignal::new(false);
+    let decision: RwSignal<Option<String>> = RwSignal::new(None);
+    let skipped = Memo::new(move |_| file.text.with(|t| profile::parse(t).0.profile.phase0_skipped));
+    view! {
+        <section class="panel" id="phase0" aria-labelledby="phase0-heading">
+            <h2 id="phase0-heading">"Already know the basics? Skip Phase 0"</h2>
+            {move || if skipped.get() {
+                view! { <p id="phase0-skipped">"Phase 0 is skipped: you passed its quiz. The Session Guide starts you at Phase 1."</p> }.into_any()
+            } else if !taking.get() {
+                view! {
+                    <p>{format!("Phase 0 is orientation: how sessions run, the tooling, the maths and the shape of a transformer. \
+                        Answer a quiz over all of it; {}% or more marks Phase 0 as skipped in your profile.", quiz::PASS_PERCENT)}</p>
+                    <div class="actions">
+                        <button type="button" class="button" id="phase0-start" on:click=move |_| taking.set(true)>"Take the Phase 0 quiz"</button>
+                    </div>
+                }.into_any()
+            } else {
+                view! {
+                    <WithLibrary view=move |library| {
+                        let topics = phase0_topics(&library.guide);
+                        let wanted = topics.clone();
+                        let on_finish = Callback::new(move |(quiz, score): (Quiz, Score)| {
+                            match quiz::phase0_skip(&quiz, &score, &wanted) {
+                                SkipDecision::Allowed => {
+                                    let current = file.text.get_untracked();
+                                    let text = if current.trim().is_empty() {
+                                        let mut p = profile::parse(&current).0.profile;
+                                        p.phase0_skipped = true;
+                                        profile::render(&p)
+                                    } else {
+                                        profile::set(&current, ProfileKey::Phase0Skipped, "yes")
+                                    };
+                                    spawn_local(async move {
+                                        if file.save(text, "phase 0 quiz passed").await.is_ok() {
+                                            decision.set(Some(format!("Passed with {} of {}: Phase 0 is now skipped.", score.right, score.total)));
+                                        }
+                                    });
+                                }
+                                SkipDecision::NotPassed { right, total } => decision.set(Some(format!(
+                                    "{right} of {total} is below the {}% needed, so Phase 0 stays in your path. Re-read what the score lists, or take Phase 0's sessions.",
+                                    quiz::PASS_PERCENT
+                                ))),
+                                SkipDecision::TopicsMissing(missing) => decision.set(Some(format!(
+                                    "The quiz bank lacks Phase 0 topics ({}), so the skip cannot be decided; take Phase 0's sessions.",
+                                    missing.join(", ")
+                                ))),
+                            }
+                        });
+                        view! { <QuizRunner library store_id="phase0".to_owned() topics on_finish /> }
+                    } />
+                }.into_any()
+            }}
+            <p role="status" id="phase0-decision">{move || decision.get()}</p>
         </section>
     }
 }

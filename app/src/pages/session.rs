@@ -6,8 +6,6 @@
 //! made, and the Verify outcome. That state is saved in IndexedDB (prefs `hour:<id>`) at every
 //! change, so a reload, a locked phone or a closed laptop comes back at the same minute and the
 //! same rung.
-//!
-//! `/quiz/:id` and `/review` keep their placeholders here until their pages land.
 
 use std::sync::Arc;
 
@@ -34,6 +32,7 @@ pub fn SessionPage() -> impl IntoView {
     let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
     view! {
         <div class="page session-page">
+            <crate::pages::remediation::RemediationOffer />
             <WithLibrary view=move |library| {
                 let library = library.clone();
                 move || {
@@ -947,25 +946,4 @@ fn EntryDraft(card: Card, library: Arc<Library>, store: Store) -> impl IntoView 
         </section>
     }
     .into_any()
-}
-
-#[component]
-pub fn QuizPage() -> impl IntoView {
-    let params = use_params_map();
-    view! {
-        <div class="page">
-            <h1>"Quiz " {move || params.with(|p| p.get("id").unwrap_or_default())}</h1>
-            <p>"Quizzes are not available in this version yet."</p>
-        </div>
-    }
-}
-
-#[component]
-pub fn ReviewPage() -> impl IntoView {
-    view! {
-        <div class="page">
-            <h1>"Review"</h1>
-            <p>"Spaced review is not available in this version yet."</p>
-        </div>
-    }
 }
