@@ -267,7 +267,6 @@ test('Phase 0 is skipped only through its quiz, and the profile records it', asy
     await nextQuestion(page, q.key);
   }
   await page.locator('#phase0-skipped').waitFor();
-  assert.match(await page.locator('#phase0-decision').textContent(), /Phase 0 is now skipped/);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-profile-download')]);
   const { readFileSync } = await import('node:fs');
   assert.match(readFileSync(await download.path(), 'utf8'), /^- \*\*Phase 0 skipped\*\*: yes$/m);
