@@ -3,6 +3,7 @@
 
 mod bench;
 mod fuzz;
+mod smoke;
 mod tools;
 
 use std::path::{Path, PathBuf};
@@ -15,6 +16,8 @@ usage: cargo xtask <command>
 
 commands:
   start    install what is missing, build the site (release), serve the bundled book
+           [--port N] (default 7878); --check starts it on a free port, checks that it
+           serves the app and its wasm-opt'd wasm, and stops it (`test` runs this last)
   test     install test tools, then run every test: unit, integration, wasm32, real browser
   dist     build a static folder (dist/) that can be hosted beside the online book
   bench    measure side by side and rewrite docs/BENCHMARKS.md (never fails on a number)
@@ -24,7 +27,7 @@ commands:
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("start") => start(),
+        Some("start") => start(&args[1..]),
         Some("test") => test(),
         Some("dist") => dist(),
         Some("bench") => bench::bench(&args[1..]),
@@ -49,19 +52,27 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
 }
 
-fn start() -> anyhow::Result<()> {
+fn start(args: &[String]) -> anyhow::Result<()> {
+    let mut port = "7878".to_owned();
+    let mut check = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--port" => port = it.next().context("--port needs a number, e.g. --port 7879")?.clone(),
+            "--check" => check = true,
+            other => bail!("unknown option `{other}` for start: use --port N or --check"),
+        }
+    }
     let tools = tools::ensure_build_tools()?;
     build_site(&tools)?;
     run(Command::new("cargo").args(["build", "--release", "--package", "bookside-worker"]))?;
-    let bookside = root().join("target/release/bookside");
+    let mut serve = Command::new(root().join("target/release/bookside"));
+    serve.args(["serve", "--book"]).arg(root().join("book")).arg("--site").arg(root().join("dist"));
+    if check {
+        return smoke::check_start(serve);
+    }
     println!("xtask: starting the worker on the bundled book; open the URL it prints below");
-    let status = Command::new(bookside)
-        .args(["serve", "--book"])
-        .arg(root().join("book"))
-        .arg("--site")
-        .arg(root().join("dist"))
-        .status()
-        .context("cannot start target/release/bookside")?;
+    let status = serve.args(["--port", &port]).status().context("cannot start target/release/bookside")?;
     if !status.success() {
         bail!("the worker stopped with {status}");
     }
@@ -85,7 +96,8 @@ fn test() -> anyhow::Result<()> {
         .env("BOOKSIDE_BIN", &bookside)
         .env("BOOKSIDE_SITE", root().join("dist"))
         .env("BOOKSIDE_BOOK", root().join("book")))?;
-    Ok(())
+    // Last, what the README's first command does, end to end.
+    start(&["--check".to_owned()])
 }
 
 fn dist() -> anyhow::Result<()> {
