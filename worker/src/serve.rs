@@ -1,6 +1,7 @@
 //! `bookside serve`: the site, the book bundle and the worker API, on 127.0.0.1 only, behind the
 //! guard of [`crate::security`].
 
+use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -95,11 +96,16 @@ async fn serve(args: Args) -> anyhow::Result<()> {
 
     // The token rides in the URL's fragment: browsers never send a fragment to a server, so it
     // stays out of request lines, logs and Referer headers. The app reads it and forgets the URL.
-    println!("Bookside is serving {} at http://{addr}/#token={}", state.clone.root.display(), token.as_str());
-    println!("Open that URL to pair this browser (the token changes at every launch).");
+    let mut banner = format!("Bookside is serving {} at http://{addr}/#token={}\n", state.clone.root.display(), token.as_str());
+    banner.push_str("Open that URL to pair this browser (the token changes at every launch).\n");
     for origin in &origins {
-        println!("Also accepting requests from {origin}");
+        banner.push_str(&format!("Also accepting requests from {origin}\n"));
     }
+    // Whoever started the worker may stop reading its output (a closed terminal, a script that
+    // only wanted the URL); the server keeps serving, so a failed write is not an error.
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(banner.as_bytes()).and_then(|()| out.flush());
+    drop(out);
     let served = axum::serve(listener, app);
     tokio::select! {
         result = served => result.context("server stopped")?,

@@ -26,8 +26,12 @@ pub fn check_start(mut serve: Command) -> anyhow::Result<()> {
     let child = serve.args(["--port", "0"]).stdout(Stdio::piped()).spawn().context("cannot start target/release/bookside")?;
     let mut worker = Running(child);
     let stdout = worker.0.stdout.take().context("the worker's stdout is not piped")?;
+    let mut stdout = BufReader::new(stdout);
     let mut first = String::new();
-    BufReader::new(stdout).read_line(&mut first).context("cannot read what the worker printed")?;
+    stdout.read_line(&mut first).context("cannot read what the worker printed")?;
+    // Keep reading, as a terminal would: a worker whose stdout closed early would be tested on a
+    // path a reader never takes.
+    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
     let addr = first
         .split("http://")
         .nth(1)
