@@ -1,7 +1,7 @@
 // Shared set-up for the browser journeys: the real `bookside serve` on a free port, and Debian's
 // headless Chromium driven by playwright-core. Paths come from `cargo xtask test`.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, cpSync, rmSync } from 'node:fs';
+import { mkdtempSync, cpSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -110,4 +110,10 @@ export async function appReady(page) {
 /// The page's width is the viewport's: nothing scrolls sideways.
 export async function horizontalOverflow(page) {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/// Clicks a download button and returns the downloaded file's name and text.
+export async function downloadText(page, button) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+  return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
 }

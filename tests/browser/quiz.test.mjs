@@ -1,10 +1,11 @@
 // The quiz and review journeys on a phone-sized screen, with no worker API in use: take a
 // read-only session's quiz (answer right and wrong, explain before the reveal, survive a reload,
-// finish with a score and links to re-read), take it again and get different questions; the
-// next day, review shows the missed questions and a rating takes one off today's list.
+// finish with a score and links to re-read, save the session's log entry with the score as its
+// Done-when and export it), take it again and get different questions; the next day, review
+// shows the missed questions and a rating takes one off today's list.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWorker, launchBrowser, newContext, openPage, viewports, horizontalOverflow } from './harness.mjs';
+import { startWorker, launchBrowser, newContext, openPage, viewports, horizontalOverflow, downloadText } from './harness.mjs';
 
 const SESSION = 'S0.3';
 const DAY = new Date('2026-07-22T09:30:00');
@@ -125,11 +126,11 @@ test(`a read-only session's quiz on a phone: answer, explain, reveal, score, re-
     }
     if (q.kind === 'numeric') {
       assert.equal(await page.getAttribute('#quiz-answer', 'inputmode'), 'decimal', 'a numeric keypad');
-      await page.fill('#quiz-answer', i === right ? key[i].expected.split(' ')[0] : '-987654321');
+      await page.fill('#quiz-answer', i === wrong ? '-987654321' : key[i].expected.split(' ')[0]);
     } else if (q.kind === 'choice') {
       const labels = page.locator('fieldset.options label');
       const texts = (await labels.allTextContents()).map((t) => t.trim());
-      const pick = i === right ? texts.indexOf(key[i].expected) : texts.findIndex((t) => t !== key[i].expected);
+      const pick = i === wrong ? texts.findIndex((t) => t !== key[i].expected) : texts.indexOf(key[i].expected);
       assert.ok(pick >= 0, `option "${key[i].expected}" is offered`);
       const box = await labels.nth(pick).boundingBox();
       assert.ok(box.height >= 44, `a touch-sized option (${box.height}px)`);
@@ -159,7 +160,7 @@ test(`a read-only session's quiz on a phone: answer, explain, reveal, score, re-
     await page.click('#quiz-reveal');
     await page.locator('#quiz-feedback').waitFor();
     assert.equal((await page.locator('#quiz-expected').textContent()).trim(), key[i].expected);
-    if (q.kind === 'explain') await page.click(i === right ? '#quiz-mark-right' : '#quiz-mark-wrong');
+    if (q.kind === 'explain') await page.click(i === wrong ? '#quiz-mark-wrong' : '#quiz-mark-right');
     const verdict = (await page.locator('#quiz-verdict').textContent()).trim();
     if (i === right) assert.equal(verdict, 'Right.', `question ${i + 1} answered right`);
     if (i === wrong) assert.equal(verdict, 'Not this time.', `question ${i + 1} answered wrong`);
@@ -186,6 +187,40 @@ test(`a read-only session's quiz on a phone: answer, explain, reveal, score, re-
   await links.first().click();
   await page.locator(`[id="${href.split('#')[1]}"]`).waitFor();
   await page.goBack();
+
+  // Every question but one was answered right: a pass, so the session is logged DONE with the
+  // score as its Done-when, and it reaches the log and the export in the canonical form.
+  assert.match(await page.locator('#quiz-verdict-final').textContent(), /^Passed/, heading);
+  const title = (await page.locator('#quiz-title').textContent()).replace(`Quiz — ${SESSION} `, '');
+  assert.equal(await page.locator('#entry-date').inputValue(), '2026-07-22');
+  assert.equal(await page.locator('#entry-status').inputValue(), 'DONE');
+  assert.equal(await page.locator('#entry-done-when').inputValue(), `quiz ${got}/${total} ✅`);
+  assert.equal(await page.locator('#entry-sticking').inputValue(), 'none');
+  const next = await page.locator('#entry-next').inputValue();
+  assert.match(next, /^S\d+\.\d+ — \S/, 'Next names the session locate picks');
+  assert.equal(await horizontalOverflow(page), 0, 'no sideways scroll on the entry form');
+  await page.fill('#entry-built', 'read the chapter, then its quiz');
+  await page.click('#entry-save');
+  await page.locator('#quiz-logged').waitFor();
+  await page.goto(new URL('/log', worker.url).href);
+  await page.locator('#entries article', { hasText: `quiz ${got}/${total}` }).waitFor();
+  const exported = await downloadText(page, '#export-log-download');
+  assert.equal(exported.name, 'PROGRESS.md');
+  assert.equal(
+    exported.text,
+    [
+      `### 2026-07-22 — ${SESSION} (${title}) — DONE`,
+      '- **Built**: read the chapter, then its quiz',
+      `- **Done-when**: quiz ${got}/${total} ✅`,
+      '- **Sticking point**: none',
+      `- **Next**: ${next}`,
+      '',
+    ].join('\n'),
+  );
+  // Back to the quiz: the finished attempt is still there, and knows it is logged.
+  await page.goto(new URL(`/quiz/${SESSION}`, worker.url).href);
+  await page.locator('#quiz-logged').waitFor();
+  assert.equal(await page.locator('#entry-save').count(), 0, 'no second entry for the same attempt');
 
   // A second attempt: none of the first attempt's questions.
   await page.click('#quiz-again');

@@ -8,7 +8,9 @@
 
 use std::sync::Arc;
 
-use bookside_core::engine::review;
+use bookside_core::engine::{hour, review};
+use bookside_core::guide::Card;
+use bookside_core::progress::{DoneWhen, NewEntry, Next, Status, StickingPoint};
 use bookside_core::quiz::{self, Answer, Attempt, Grade, Question, QuestionKind, Quiz, Score};
 use bookside_core::render;
 use bookside_core::wire::{StoredAnswer, StoredQuiz};
@@ -17,7 +19,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
-use crate::library::{Library, WithLibrary};
+use crate::library::{Library, ParsedLog, WithLibrary};
+use crate::pages::session::EntryForm;
 use crate::{status, study};
 
 /// About eight questions per quiz, at least one per topic, at most five from one topic.
@@ -42,7 +45,8 @@ pub fn QuizPage() -> impl IntoView {
                     match library.guide.card(&id).cloned() {
                         Some(card) if !card.quiz.is_empty() => view! {
                             <h1 id="quiz-title">{format!("Quiz — {} {}", card.id, card.title)}</h1>
-                            <QuizRunner library=library.clone() store_id=card.id.clone() topics=card.quiz.clone() />
+                            <QuizRunner library=library.clone() store_id=card.id.clone() topics=card.quiz.clone()
+                                after_score=log_entry(card.clone(), library.clone()) />
                         }.into_any(),
                         Some(card) => view! {
                             <h1>{format!("{} has no quiz", card.id)}</h1>
@@ -57,6 +61,52 @@ pub fn QuizPage() -> impl IntoView {
                 }
             } />
         </div>
+    }
+}
+
+/// A read-only session is logged from its quiz's end screen: the entry's Done-when is the score
+/// (`quiz 7/8 ✅`), DONE when the quiz is passed, PARTIAL (take it again) when not.
+fn log_entry(card: Card, library: Arc<Library>) -> Callback<(Quiz, Score), AnyView> {
+    Callback::new(move |(_, score): (Quiz, Score)| {
+        view! { <QuizEntry card=card.clone() library=library.clone() score /> }.into_any()
+    })
+}
+
+#[component]
+fn QuizEntry(card: Card, library: Arc<Library>, score: Score) -> impl IntoView {
+    let parsed: ParsedLog = expect_context();
+    let passed = score.passed();
+    let draft = NewEntry {
+        date: hour::date_of_day(study::today()),
+        session: card.id.clone(),
+        title: card.title.clone(),
+        status: if passed { Status::Done } else { Status::Partial },
+        built: String::new(),
+        done_when: DoneWhen::quiz(score.right as u32, score.total as u32, passed),
+        sticking_point: StickingPoint { text: String::new(), rung: None },
+        next: Next { session: None, why: String::new() },
+    };
+    // This attempt is in the log already when an entry of the same day has its score: the end
+    // screen (shown again after a reload) then offers no second entry.
+    let logged = {
+        let (session, date, done_when) = (draft.session.clone(), draft.date, draft.done_when.clone());
+        Memo::new(move |_| {
+            parsed.log.with(|log| {
+                log.entries.iter().any(|e| e.session == session && e.date == Some(date) && e.done_when.as_ref() == Some(&done_when))
+            })
+        })
+    };
+    let notes = if passed { Vec::new() } else { vec!["The quiz is not passed yet: this is logged PARTIAL, and Next brings you back to it after the re-reading."] };
+    let form = StoredValue::new((draft, library, notes));
+    move || {
+        if logged.get() {
+            return view! {
+                <p class="note" id="quiz-logged" role="status">"This attempt is in your log. " <a href="/log">"See your log"</a></p>
+            }
+            .into_any();
+        }
+        let (draft, library, notes) = form.get_value();
+        view! { <EntryForm draft library partial_why="take the quiz again after re-reading" notes /> }.into_any()
     }
 }
 
@@ -118,6 +168,8 @@ pub fn QuizRunner(
     store_id: String,
     topics: Vec<String>,
     #[prop(optional)] on_finish: Option<Callback<(Quiz, Score)>>,
+    /// Shown under the score whenever the finished attempt is on screen (after a reload too).
+    #[prop(optional)] after_score: Option<Callback<(Quiz, Score), AnyView>>,
 ) -> impl IntoView {
     let state: RwSignal<Option<StoredQuiz>> = RwSignal::new(None);
     let store = StoredValue::new(store_id);
@@ -212,8 +264,10 @@ pub fn QuizRunner(
                 if finished {
                     let answers = state.with_untracked(|s| s.as_ref().map(|s| s.answers.clone()).unwrap_or_default());
                     let score = quiz::score(&library.get_value().quiz, &quiz, &grades(&quiz, &answers));
+                    let after = after_score.map(|f| f.run((quiz.clone(), score.clone())));
                     return view! {
                         <ScoreView score />
+                        {after}
                         <div class="actions">
                             <button type="button" class="button primary big" id="quiz-again" on:click=move |_| again.with_value(|f| f())>"Take it again, with new questions"</button>
                             <a class="button big" href="/review">"Review what you missed"</a>

@@ -830,9 +830,6 @@ fn outcome_view(v: &Verdict, session: &str) -> impl IntoView + use<> {
 /// Log: the entry pre-filled from the hour, finished by the reader, saved through the log file.
 #[component]
 fn EntryDraft(card: Card, library: Arc<Library>, store: Store) -> impl IntoView {
-    let LogCtx(log) = expect_context();
-    let parsed: ParsedLog = expect_context();
-    let worker: WorkerCtx = expect_context();
     let profile_cap = {
         let ProfileCtx(profile) = expect_context();
         profile.text.with_untracked(|t| bookside_core::profile::parse(t).0.profile.ladder_cap())
@@ -852,20 +849,49 @@ fn EntryDraft(card: Card, library: Arc<Library>, store: Store) -> impl IntoView 
         (None, _) => DoneWhen { target: "quiz".into(), mark: None },
     };
     let obstacle = card.hints.get(hour.obstacle).filter(|_| ladder.highest().is_some()).map(|h| h.obstacle.clone()).unwrap_or_default();
-    let sticking = ladder::sticking_point(&ladder, &obstacle);
     let draft = NewEntry {
         // The day the sitting started, in the reader's time zone (as engine::hour dates it).
         date: hour::local_date(hour.start_unix, hour.utc_offset_minutes),
         session: card.id.clone(),
         title: card.title.clone(),
-        status: status_value.clone(),
+        status: status_value,
         built: String::new(),
-        done_when: done_when.clone(),
-        sticking_point: sticking.clone(),
+        done_when,
+        sticking_point: ladder::sticking_point(&ladder, &obstacle),
         next: Next { session: None, why: String::new() },
     };
-    // Next: where locate would send the reader once this entry (and this run) is in the log.
-    let next = {
+    let mut notes = Vec::new();
+    if !passed {
+        notes.push("The Done-when is not green: this is logged PARTIAL, and the next sitting resumes at the Midpoint. That is a normal outcome.");
+    }
+    if hour.verdict.as_ref().is_some_and(|v| v.self_reported) {
+        notes.push("The outcome was recorded by hand (self-reported).");
+    }
+    let on_saved = Callback::new(move |next: String| {
+        // The sitting is over: the next visit starts a fresh hour.
+        store.logged.set(Some(next));
+        store.set(None);
+    });
+    view! { <EntryForm draft library partial_why="resume at the Midpoint" notes on_saved /> }.into_any()
+}
+
+/// The entry form a session ends with: `draft` pre-filled (Next from locate, once this entry is
+/// in the log; back to this session, for `partial_why`, when it is PARTIAL), finished by the
+/// reader and appended to PROGRESS.md in the canonical form. `on_saved` gets the Next line.
+/// The hour's Log panel and a read-only session's quiz end screen both use it.
+#[component]
+pub fn EntryForm(
+    draft: NewEntry,
+    library: Arc<Library>,
+    partial_why: &'static str,
+    #[prop(optional)] notes: Vec<&'static str>,
+    #[prop(optional)] on_saved: Option<Callback<String>>,
+) -> impl IntoView {
+    let LogCtx(log) = expect_context();
+    let parsed: ParsedLog = expect_context();
+    let worker: WorkerCtx = expect_context();
+    let mut draft = draft;
+    draft.next = {
         let text = log.text.with_untracked(|t| progress::append(t, &draft));
         let (after, _) = progress::parse(&text);
         let mut runs = locate::self_reported_runs(&after);
@@ -873,8 +899,7 @@ fn EntryDraft(card: Card, library: Arc<Library>, store: Store) -> impl IntoView 
         let cx = locate::Context { guide: &library.guide, log: &after, runs: &runs, phase0_skipped: parsed.phase0_skipped.get_untracked() };
         let location = locate::locate(&cx, None);
         match location.session {
-            // Red at the hour: the next sitting resumes this one at its Midpoint.
-            _ if status_value == Status::Partial => Next { session: Some(card.id.clone()), why: "resume at the Midpoint".into() },
+            _ if draft.status == Status::Partial => Next { session: Some(draft.session.clone()), why: partial_why.into() },
             Some(id) => {
                 let why = library.guide.card(&id).map(|c| c.title.clone()).unwrap_or_default();
                 Next { session: Some(id), why }
@@ -883,15 +908,13 @@ fn EntryDraft(card: Card, library: Arc<Library>, store: Store) -> impl IntoView 
         }
     };
     let date = RwSignal::new(draft.date.to_string());
-    let status_word = RwSignal::new(status_value.as_str().to_owned());
-    let built = RwSignal::new(String::new());
-    let done_when_text = RwSignal::new(done_when.canonical());
+    let status_word = RwSignal::new(draft.status.as_str().to_owned());
+    let built = RwSignal::new(draft.built.clone());
+    let done_when_text = RwSignal::new(draft.done_when.canonical());
+    let sticking = &draft.sticking_point;
     let sticking_text = RwSignal::new(if sticking.is_none() && sticking.text.is_empty() { "none".to_owned() } else { sticking.canonical() });
-    let next_text = RwSignal::new(next.canonical());
-    let session = card.id.clone();
-    let title = card.title.clone();
-    let red_note = (!passed).then_some("The Done-when is not green: this is logged PARTIAL, and the next sitting resumes at the Midpoint. That is a normal outcome.");
-    let self_reported = hour.verdict.as_ref().is_some_and(|v| v.self_reported);
+    let next_text = RwSignal::new(draft.next.canonical());
+    let (session, title) = (draft.session.clone(), draft.title.clone());
     let submit = move |ev: web_sys::SubmitEvent| {
         ev.prevent_default();
         let Some(date_value) = progress::Date::parse(&date.get_untracked()) else {
@@ -912,9 +935,9 @@ fn EntryDraft(card: Card, library: Arc<Library>, store: Store) -> impl IntoView 
         spawn_local(async move {
             if log.save(text, "session").await.is_ok() {
                 status::report_info("Entry saved to your log.");
-                // The sitting is over: the next visit starts a fresh hour.
-                store.logged.set(Some(next_text.get_untracked()));
-                store.set(None);
+                if let Some(f) = on_saved {
+                    f.run(next_text.get_untracked());
+                }
             }
         });
     };
@@ -924,10 +947,10 @@ fn EntryDraft(card: Card, library: Arc<Library>, store: Store) -> impl IntoView 
             <input id=id type="text" prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev)) />
         }
     };
+    let done_when_label = if draft.done_when.quiz_score().is_some() { "Done-when (the quiz score and mark)" } else { "Done-when (test file and mark)" };
     view! {
         <section class="panel" id="panel-log"><h3>"Your log entry"</h3>
-            {red_note.map(|n| view! { <p class="note">{n}</p> })}
-            {self_reported.then(|| view! { <p class="muted">"The outcome was recorded by hand (self-reported)."</p> })}
+            {notes.into_iter().map(|n| view! { <p class="note">{n}</p> }).collect_view()}
             <form class="entry-form" id="entry-draft" on:submit=submit>
                 {input("entry-date", "Date (the day the session started)", date)}
                 <label for="entry-status">"Status"</label>
@@ -936,7 +959,7 @@ fn EntryDraft(card: Card, library: Arc<Library>, store: Store) -> impl IntoView 
                     <option value="PARTIAL">"PARTIAL"</option>
                 </select>
                 {input("entry-built", "Built (what you made, with the numbers)", built)}
-                {input("entry-done-when", "Done-when (test file and mark)", done_when_text)}
+                {input("entry-done-when", done_when_label, done_when_text)}
                 {input("entry-sticking", "Sticking point (and the ladder rung)", sticking_text)}
                 {input("entry-next", "Next", next_text)}
                 <div class="actions">
@@ -945,5 +968,4 @@ fn EntryDraft(card: Card, library: Arc<Library>, store: Store) -> impl IntoView 
             </form>
         </section>
     }
-    .into_any()
 }
