@@ -278,6 +278,8 @@ test('Phase 0 is skipped only through its quiz, and the profile records it', asy
   }
   await scoutPage.locator('#phase0-decision', { hasText: 'stays in your path' }).waitFor();
   assert.equal(await scoutPage.locator('#phase0-skipped').count(), 0, 'a failed quiz records no skip');
+  await scoutPage.reload();
+  await scoutPage.locator('#phase0-decision', { hasText: 'stays in your path' }).waitFor();
   await scout.context.close();
   // Every Phase 0 topic is asked (S0.1 to S0.4 name seven).
   assert.equal(new Set(key.map((q) => q.key.split('/')[0])).size, 7);
@@ -302,6 +304,12 @@ test('Phase 0 is skipped only through its quiz, and the profile records it', asy
     await nextQuestion(page, q.key);
   }
   await page.locator('#phase0-skipped').waitFor();
+  // The outcome stays on the page once the profile is saved, and after a reload.
+  const passed = `Passed with ${key.length} of ${key.length}: Phase 0 is skipped.`;
+  await page.locator('#phase0-decision', { hasText: passed }).waitFor();
+  await page.reload();
+  await page.locator('#phase0-skipped').waitFor();
+  await page.locator('#phase0-decision', { hasText: passed }).waitFor();
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-profile-download')]);
   const { readFileSync } = await import('node:fs');
   assert.match(readFileSync(await download.path(), 'utf8'), /^- \*\*Phase 0 skipped\*\*: yes$/m);

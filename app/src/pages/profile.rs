@@ -5,15 +5,16 @@
 use bookside_core::engine::locate::phase0_topics;
 use bookside_core::profile::{self, Pace, ProfileKey};
 use bookside_core::quiz::{self, Quiz, Score, SkipDecision};
+use bookside_core::wire::StoredQuiz;
 use leptos::callback::Callback;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::files::{Loaded, ProfileCtx};
-use crate::library::WithLibrary;
-use crate::pages::quiz::QuizRunner;
+use crate::library::{LibraryCtx, WithLibrary};
 use crate::pages::log::FileActions;
-use crate::{platform, status};
+use crate::pages::quiz::{QuizRunner, finished_score};
+use crate::{platform, status, study};
 
 #[component]
 pub fn ProfilePage() -> impl IntoView {
@@ -174,15 +175,34 @@ fn ProfileImport() -> impl IntoView {
     }
 }
 
+/// The stored Phase 0 attempt's key (`quiz:phase0` in IndexedDB prefs).
+const PHASE0_QUIZ: &str = "phase0";
+
 /// Skipping Phase 0 goes through a quiz over every Phase 0 topic (`locate::phase0_topics`); only
 /// when core's `quiz::phase0_skip` allows it is `Phase 0 skipped: yes` written to PROFILE.md,
-/// which is what locate reads (`locate::phase0_skipped`).
+/// which is what locate reads (`locate::phase0_skipped`). The outcome is shown from the stored
+/// attempt (`quiz:phase0`), so it stays when the page re-renders after the save, and on a reload.
 #[component]
 fn Phase0Skip() -> impl IntoView {
     let ProfileCtx(file) = expect_context();
+    let library: LibraryCtx = expect_context();
     let taking = RwSignal::new(false);
-    let decision: RwSignal<Option<String>> = RwSignal::new(None);
+    let stored: RwSignal<Option<StoredQuiz>> = RwSignal::new(None);
+    let load = move || {
+        spawn_local(async move {
+            match study::load_quiz(PHASE0_QUIZ).await {
+                Ok(attempt) => stored.set(attempt),
+                Err(err) => status::report_error(&format!("{err}; the Phase 0 quiz's outcome cannot be shown")),
+            }
+        })
+    };
+    load();
     let skipped = Memo::new(move |_| file.text.with(|t| profile::parse(t).0.profile.phase0_skipped));
+    let decision = move || {
+        let lib = library.0.get().and_then(Result::ok)?;
+        let (quiz, score) = stored.with(|s| s.as_ref().and_then(|s| finished_score(&lib, s)))?;
+        Some(decision_text(&quiz::phase0_skip(&quiz, &score, &phase0_topics(&lib.guide)), &score, skipped.get()))
+    };
     view! {
         <section class="panel" id="phase0" aria-labelledby="phase0-heading">
             <h2 id="phase0-heading">"Already know the basics? Skip Phase 0"</h2>
@@ -202,37 +222,43 @@ fn Phase0Skip() -> impl IntoView {
                         let topics = phase0_topics(&library.guide);
                         let wanted = topics.clone();
                         let on_finish = Callback::new(move |(quiz, score): (Quiz, Score)| {
-                            match quiz::phase0_skip(&quiz, &score, &wanted) {
-                                SkipDecision::Allowed => {
-                                    let current = file.text.get_untracked();
-                                    let text = if current.trim().is_empty() {
-                                        let mut p = profile::parse(&current).0.profile;
-                                        p.phase0_skipped = true;
-                                        profile::render(&p)
-                                    } else {
-                                        profile::set(&current, ProfileKey::Phase0Skipped, "yes")
-                                    };
-                                    spawn_local(async move {
-                                        if file.save(text, "phase 0 quiz passed").await.is_ok() {
-                                            decision.set(Some(format!("Passed with {} of {}: Phase 0 is now skipped.", score.right, score.total)));
-                                        }
-                                    });
-                                }
-                                SkipDecision::NotPassed { right, total } => decision.set(Some(format!(
-                                    "{right} of {total} is below the {}% needed, so Phase 0 stays in your path. Re-read what the score lists, or take Phase 0's sessions.",
-                                    quiz::PASS_PERCENT
-                                ))),
-                                SkipDecision::TopicsMissing(missing) => decision.set(Some(format!(
-                                    "The quiz bank lacks Phase 0 topics ({}), so the skip cannot be decided; take Phase 0's sessions.",
-                                    missing.join(", ")
-                                ))),
+                            if quiz::phase0_skip(&quiz, &score, &wanted) == SkipDecision::Allowed {
+                                let current = file.text.get_untracked();
+                                let text = if current.trim().is_empty() {
+                                    let mut p = profile::parse(&current).0.profile;
+                                    p.phase0_skipped = true;
+                                    profile::render(&p)
+                                } else {
+                                    profile::set(&current, ProfileKey::Phase0Skipped, "yes")
+                                };
+                                spawn_local(async move {
+                                    let _ = file.save(text, "phase 0 quiz passed").await;
+                                    load();
+                                });
+                            } else {
+                                load();
                             }
                         });
-                        view! { <QuizRunner library store_id="phase0".to_owned() topics on_finish /> }
+                        view! { <QuizRunner library store_id=PHASE0_QUIZ.to_owned() topics on_finish /> }
                     } />
                 }.into_any()
             }}
-            <p role="status" id="phase0-decision">{move || decision.get()}</p>
+            <p role="status" id="phase0-decision">{decision}</p>
         </section>
+    }
+}
+
+/// What a finished Phase 0 quiz decided, in words.
+fn decision_text(decision: &SkipDecision, score: &Score, skipped: bool) -> String {
+    match decision {
+        SkipDecision::Allowed if skipped => format!("Passed with {} of {}: Phase 0 is skipped.", score.right, score.total),
+        SkipDecision::Allowed => format!("Passed with {} of {}: recording the skip in your profile…", score.right, score.total),
+        SkipDecision::NotPassed { right, total } => format!(
+            "{right} of {total} is below the {}% needed, so Phase 0 stays in your path. Re-read what the score lists, or take Phase 0's sessions.",
+            quiz::PASS_PERCENT
+        ),
+        SkipDecision::TopicsMissing(missing) => {
+            format!("The quiz bank lacks Phase 0 topics ({}), so the skip cannot be decided; take Phase 0's sessions.", missing.join(", "))
+        }
     }
 }

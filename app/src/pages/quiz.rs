@@ -127,6 +127,16 @@ fn grades(quiz: &Quiz, answers: &[StoredAnswer]) -> Vec<Grade> {
         .collect()
 }
 
+/// The quiz and score of a stored attempt once it is finished, as its end screen shows them.
+pub fn finished_score(library: &Library, stored: &StoredQuiz) -> Option<(Quiz, Score)> {
+    if !stored.finished {
+        return None;
+    }
+    let quiz = quiz::generate(&library.quiz, &stored.topics, stored.seed, stored.per_topic as usize);
+    let score = quiz::score(&library.quiz, &quiz, &grades(&quiz, &stored.answers));
+    Some((quiz, score))
+}
+
 /// A new attempt: the first seed (of a few draws) whose questions differ from the last attempt's.
 fn new_attempt(library: &Library, topics: &[String], previous_keys: Vec<String>) -> StoredQuiz {
     let per_topic = per_topic(topics.len());
