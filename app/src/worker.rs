@@ -7,8 +7,10 @@
 //! can be paired by pasting the printed URL ([`WorkerCtx::pair_from_url`]).
 //!
 //! Every API call carries the token in `X-Bookside-Token`. The run's output is a server-sent event
-//! stream read through `fetch()` (an `EventSource` cannot send the header).
+//! stream read through `fetch()` (an `EventSource` cannot send the header) and split into events
+//! by core's `sse::Parser`.
 
+use bookside_core::sse;
 use bookside_core::wire::{self, Health, MilestoneStatus, Outcome, RunRecord, RunResult, RunSource, RunStarted, StatusReport};
 use gloo_net::http::{Request, Response};
 use leptos::prelude::*;
@@ -258,27 +260,23 @@ impl WorkerCtx {
         }
         let body = response.body().ok_or("the worker sent no event stream")?;
         let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-        let mut pending: Vec<u8> = Vec::new();
+        let mut parser = sse::Parser::default();
         loop {
             let chunk = JsFuture::from(reader.read()).await.map_err(|e| format!("the run's stream broke ({e:?}); its outcome is still on the worker, run Verify again"))?;
             let done = js_sys::Reflect::get(&chunk, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true);
-            if let Ok(value) = js_sys::Reflect::get(&chunk, &"value".into())
-                && let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>()
-            {
-                pending.extend(bytes.to_vec());
-            }
-            // Events end with a blank line; UTF-8 never has a newline byte inside a character.
-            while let Some(end) = find_event_end(&pending) {
-                let event: Vec<u8> = pending.drain(..end.1).collect();
-                let (name, data) = parse_event(&String::from_utf8_lossy(&event[..end.0]));
-                match name.as_str() {
+            let bytes = js_sys::Reflect::get(&chunk, &"value".into())
+                .ok()
+                .and_then(|value| value.dyn_ref::<js_sys::Uint8Array>().map(js_sys::Uint8Array::to_vec))
+                .unwrap_or_default();
+            for event in parser.push(&bytes) {
+                match event.name.as_str() {
                     "output" => {
-                        if let Ok(chunk) = serde_json::from_str::<wire::OutputChunk>(&data) {
+                        if let Ok(chunk) = serde_json::from_str::<wire::OutputChunk>(&event.data) {
                             on_output(&chunk.text);
                         }
                     }
                     "done" => {
-                        return serde_json::from_str::<RunResult>(&data).map_err(|e| format!("the run's result was not understood ({e})"));
+                        return serde_json::from_str::<RunResult>(&event.data).map_err(|e| format!("the run's result was not understood ({e})"));
                     }
                     _ => {}
                 }
@@ -346,36 +344,6 @@ impl WorkerCtx {
             }
         });
     }
-}
-
-/// The end of the first complete event in `bytes`: (end of its text, end including the blank
-/// line). Accepts `\n\n` and `\r\n\r\n`.
-fn find_event_end(bytes: &[u8]) -> Option<(usize, usize)> {
-    let lf = bytes.windows(2).position(|w| w == b"\n\n").map(|i| (i, i + 2));
-    let crlf = bytes.windows(4).position(|w| w == b"\r\n\r\n").map(|i| (i, i + 4));
-    match (lf, crlf) {
-        (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
-        (a, b) => a.or(b),
-    }
-}
-
-/// An event's name (`message` when it has none) and its data lines joined by newlines.
-fn parse_event(text: &str) -> (String, String) {
-    let mut name = "message".to_owned();
-    let mut data: Vec<&str> = Vec::new();
-    for line in text.lines() {
-        if line.starts_with(':') {
-            continue;
-        }
-        let (field, value) = line.split_once(':').unwrap_or((line, ""));
-        let value = value.strip_prefix(' ').unwrap_or(value);
-        match field {
-            "event" => name = value.to_owned(),
-            "data" => data.push(value),
-            _ => {}
-        }
-    }
-    (name, data.join("\n"))
 }
 
 /// The connection state, always in the top bar, with pairing and a fresh check one tap away.

@@ -20,6 +20,7 @@ pub mod quiz;
 pub mod render;
 pub mod rng;
 pub mod search;
+pub mod sse;
 pub mod wire;
 
 pub use diag::Diagnostic;

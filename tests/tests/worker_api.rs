@@ -153,8 +153,10 @@ fn a_run_status_doctor_and_refusals_decode_as_wire_types() {
     assert_eq!(started.command, "uv run pytest tests/milestones/test_m02_kv_budget.py");
     let (status, stream) = w.call("GET", &started.events, "");
     assert_eq!(status, 200);
-    let done = stream.split("\n\n").find_map(|block| block.strip_prefix("event: done\ndata: ")).expect("a done event");
-    let result: RunResult = serde_json::from_str(done).expect("done carries a RunResult");
+    // Read with the parser the app reads the stream with.
+    let events = bookside_core::sse::Parser::default().push(stream.as_bytes());
+    let done = events.iter().find(|e| e.name == "done").expect("a done event");
+    let result: RunResult = serde_json::from_str(&done.data).expect("done carries a RunResult");
     assert_eq!((result.outcome, result.end), (Outcome::Skip, RunEnd::Exited));
     assert!(result.message.as_deref().unwrap().contains("S1.3"));
     let snapshot = decode!(RunSnapshot, w.expect("GET", &format!("/api/runs/{}", started.run), "", 200));
