@@ -19,11 +19,11 @@ pub struct EntryEdit {
 /// The form as it starts: the entry's own values.
 pub fn form(entry: &Entry) -> EntryEdit {
     EntryEdit {
-        date: entry.date.map(|d| d.to_string()).unwrap_or_else(|| entry.date_text.clone()),
-        session: entry.session.clone(),
-        title: entry.title.clone().unwrap_or_default(),
+        date: entry.date.map(|d| d.to_string()).unwrap_or_else(|| entry.date_text().to_string()),
+        session: entry.session().to_string(),
+        title: entry.title().map(str::to_string).unwrap_or_default(),
         status: entry.status.as_ref().map(|s| s.as_str().to_owned()).unwrap_or_default(),
-        fields: entry.fields.iter().map(|f| (f.name.clone(), f.value.clone())).collect(),
+        fields: entry.fields().map(|f| (f.name.to_string(), f.value.to_string())).collect(),
         added: Vec::new(),
     }
 }
@@ -49,7 +49,7 @@ pub fn edit_entry(text: &str, index: usize, edit: &EntryEdit) -> String {
     let Some(entry) = log.entries.get(index) else { return text.to_owned() };
     let original = form(entry);
     let eol = progress::dominant_eol(text);
-    let lines: Vec<&str> = entry.raw.split_inclusive('\n').collect();
+    let lines: Vec<&str> = entry.raw().split_inclusive('\n').collect();
     let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
 
     let heading_changed = (&original.date, &original.session, &original.title, &original.status)
@@ -65,7 +65,7 @@ pub fn edit_entry(text: &str, index: usize, edit: &EntryEdit) -> String {
     }
 
     let mut last_field_line = 0;
-    for (field, (name, value)) in entry.fields.iter().zip(&edit.fields) {
+    for (field, (name, value)) in entry.fields().zip(&edit.fields) {
         let first = field.line - entry.line;
         let last = field.last_line - entry.line;
         last_field_line = last_field_line.max(last);
@@ -98,19 +98,19 @@ pub fn edit_entry(text: &str, index: usize, edit: &EntryEdit) -> String {
         let block: String = added.iter().map(|l| format!("{l}{eol}")).collect();
         out[at].push_str(&block);
         // The entry's last line had no line ending (end of file): keep it that way.
-        if at + 1 == out.len() && !entry.raw.ends_with('\n') {
+        if at + 1 == out.len() && !entry.raw().ends_with('\n') {
             let keep = out[at].len() - eol.len();
             out[at].truncate(keep);
         }
     }
 
     let raw: String = out.concat();
-    if raw == entry.raw {
+    if raw == entry.raw() {
         return text.to_owned();
     }
     let mut result = log.preamble.clone();
     for (i, e) in log.entries.iter().enumerate() {
-        result.push_str(if i == index { &raw } else { &e.raw });
+        result.push_str(if i == index { &raw } else { &e.raw() });
     }
     result
 }

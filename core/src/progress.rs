@@ -71,36 +71,58 @@ pub struct ProgressLog {
 
 /// One session's entry: its raw text (heading, fields, and any notes up to the next entry,
 /// with their line endings) and what could be read from it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// The entry owns its raw text, and everything read from it is kept as byte ranges into that
+/// text, read back through the accessors below: parsing a log allocates per entry only its text
+/// and its list of fields (a value joined from continuation lines is the one exception, kept in
+/// a second string). The model is complete after [`parse`]; accessors only slice.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Entry {
     /// The entry exactly as written, including notes and blank lines that follow it.
-    pub raw: String,
+    raw: String,
+    /// Values joined from continuation lines (empty for almost every entry).
+    joined: String,
     /// 1-based line of the heading in the file it was parsed from.
     pub line: usize,
     /// The date, when the heading's date is a valid `YYYY-MM-DD`.
     pub date: Option<Date>,
-    /// The heading's date as written (kept even when it is not a valid date).
-    pub date_text: String,
-    /// The session id as written (`S1.3`); empty when the heading has none.
-    pub session: String,
-    pub title: Option<String>,
     pub status: Option<Status>,
-    /// Every field, known or not, in file order.
-    pub fields: Vec<Field>,
-    pub built: Option<String>,
-    pub done_when: Option<DoneWhen>,
-    pub sticking_point: Option<StickingPoint>,
-    pub next: Option<Next>,
+    date_text: Span,
+    session: Span,
+    title: Option<Span>,
+    fields: Vec<FieldSpans>,
+    built: Option<Span>,
+    done_when: Option<DoneWhen<Span>>,
+    sticking_point: Option<StickingPoint<Span>>,
+    next: Option<Next<Span>>,
 }
 
-/// A `- **Name**: value` line of an entry (plus its continuation lines).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Field {
+/// Where a piece of an entry's text is: a byte range of `raw`, or, from `raw.len()` on, of
+/// `joined` (see [`Entry::text`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+/// A field as stored: the ranges of its name and value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FieldSpans {
+    kind: FieldKind,
+    name: Span,
+    value: Span,
+    line: usize,
+    last_line: usize,
+}
+
+/// A `- **Name**: value` line of an entry (plus its continuation lines), borrowed from the entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Field<'a> {
     pub kind: FieldKind,
     /// The name as written (`Done-when`, `done when`, `Mood`).
-    pub name: String,
+    pub name: &'a str,
     /// The value, trimmed, with continuation lines joined by a space.
-    pub value: String,
+    pub value: &'a str,
     /// 1-based line of the field's bullet.
     pub line: usize,
     /// 1-based line of its last continuation line (equal to `line` when there is none).
@@ -276,9 +298,12 @@ const MARKS: &[(&str, Mark)] = &[
 
 /// The Done-when field: what was checked (a test file, or `quiz 8/10` for a read-only
 /// session) and its mark.
+///
+/// `DoneWhen` owns its text (what the app writes); [`Entry::done_when`] gives a
+/// `DoneWhen<&str>` borrowed from the entry. [`DoneWhen::into_owned`] turns one into the other.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct DoneWhen {
-    pub target: String,
+pub struct DoneWhen<S = String> {
+    pub target: S,
     pub mark: Option<Mark>,
 }
 
@@ -298,30 +323,44 @@ impl DoneWhen {
 
     /// Reads a value: a mark at the end (or, failing that, at the start) and the rest.
     pub fn parse(value: &str) -> DoneWhen {
+        DoneWhen::read(value).into_owned()
+    }
+}
+
+impl<'a> DoneWhen<&'a str> {
+    /// [`DoneWhen::parse`], borrowing from `value`.
+    pub fn read(value: &'a str) -> DoneWhen<&'a str> {
         let v = trim(value);
         for &(m, mark) in MARKS {
             if let Some(rest) = v.strip_suffix(m) {
-                return DoneWhen { target: trim(rest).to_string(), mark: Some(mark) };
+                return DoneWhen { target: trim(rest), mark: Some(mark) };
             }
         }
         for &(m, mark) in MARKS {
             if let Some(rest) = v.strip_prefix(m) {
-                return DoneWhen { target: trim(rest).to_string(), mark: Some(mark) };
+                return DoneWhen { target: trim(rest), mark: Some(mark) };
             }
         }
-        DoneWhen { target: v.to_string(), mark: None }
+        DoneWhen { target: v, mark: None }
     }
 
+    pub fn into_owned(self) -> DoneWhen {
+        DoneWhen { target: self.target.to_owned(), mark: self.mark }
+    }
+}
+
+impl<S: AsRef<str>> DoneWhen<S> {
     /// The score of a quiz recorded as `quiz N/M`, if this is one.
     pub fn quiz_score(&self) -> Option<(u32, u32)> {
-        let rest = self.target.get(..5).filter(|p| p.eq_ignore_ascii_case("quiz "))?;
-        let (n, m) = self.target[rest.len()..].trim().split_once('/')?;
+        let target = self.target.as_ref();
+        let rest = target.get(..5).filter(|p| p.eq_ignore_ascii_case("quiz "))?;
+        let (n, m) = target[rest.len()..].trim().split_once('/')?;
         Some((n.trim().parse().ok()?, m.trim().parse().ok()?))
     }
 
     /// The canonical value: target, a space, then ✅ or ❌.
     pub fn canonical(&self) -> String {
-        let target = self.target.trim();
+        let target = self.target.as_ref().trim();
         match (target.is_empty(), self.mark) {
             (_, None) => target.to_string(),
             (true, Some(m)) => m.as_str().to_string(),
@@ -331,15 +370,23 @@ impl DoneWhen {
 }
 
 /// The Sticking point field: the concept that was hard and the highest rung reached.
+/// Owned or borrowed, like [`DoneWhen`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct StickingPoint {
-    pub text: String,
+pub struct StickingPoint<S = String> {
+    pub text: S,
     pub rung: Option<u8>,
 }
 
 impl StickingPoint {
     /// Reads `concept (ladder rung N)`; `(rung N)` is read too.
     pub fn parse(value: &str) -> StickingPoint {
+        StickingPoint::read(value).into_owned()
+    }
+}
+
+impl<'a> StickingPoint<&'a str> {
+    /// [`StickingPoint::parse`], borrowing from `value`.
+    pub fn read(value: &'a str) -> StickingPoint<&'a str> {
         let v = trim(value);
         if let Some(inner_end) = v.strip_suffix(')')
             && let Some(open) = inner_end.rfind('(')
@@ -354,20 +401,26 @@ impl StickingPoint {
                 && n.bytes().all(|b| b.is_ascii_digit())
                 && let Ok(rung) = n.parse::<u8>()
             {
-                return StickingPoint { text: trim(&v[..open]).to_string(), rung: Some(rung) };
+                return StickingPoint { text: trim(&v[..open]), rung: Some(rung) };
             }
         }
-        StickingPoint { text: v.to_string(), rung: None }
+        StickingPoint { text: v, rung: None }
     }
 
+    pub fn into_owned(self) -> StickingPoint {
+        StickingPoint { text: self.text.to_owned(), rung: self.rung }
+    }
+}
+
+impl<S: AsRef<str>> StickingPoint<S> {
     /// True when the reader wrote that nothing was hard (`none`, `-`, `n/a`, empty).
     pub fn is_none(&self) -> bool {
-        let t = self.text.trim().to_lowercase();
+        let t = self.text.as_ref().trim().to_lowercase();
         self.rung.is_none() && matches!(t.as_str(), "" | "none" | "-" | "—" | "–" | "n/a" | "nothing")
     }
 
     pub fn canonical(&self) -> String {
-        let text = self.text.trim();
+        let text = self.text.as_ref().trim();
         match (text.is_empty(), self.rung) {
             (_, None) => text.to_string(),
             (true, Some(r)) => format!("(ladder rung {r})"),
@@ -376,31 +429,44 @@ impl StickingPoint {
     }
 }
 
-/// The Next field: the session that comes next and why.
+/// The Next field: the session that comes next and why. Owned or borrowed, like [`DoneWhen`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Next {
-    pub session: Option<String>,
-    pub why: String,
+pub struct Next<S = String> {
+    pub session: Option<S>,
+    pub why: S,
 }
 
 impl Next {
     /// Reads `S1.4 — why`; when the value does not start with a session id, it is all `why`.
     pub fn parse(value: &str) -> Next {
+        Next::read(value).into_owned()
+    }
+}
+
+impl<'a> Next<&'a str> {
+    /// [`Next::parse`], borrowing from `value`.
+    pub fn read(value: &'a str) -> Next<&'a str> {
         let v = trim(value);
         let end = v.find(|c: char| c.is_whitespace() || matches!(c, '—' | '–' | ':' | ',')).unwrap_or(v.len());
         let token = &v[..end];
         if !looks_like_session_id(token) {
-            return Next { session: None, why: v.to_string() };
+            return Next { session: None, why: v };
         }
         // One separator between the id and the reason, whichever the reader used.
         let rest = trim_start(&v[end..]);
         let rest = strip_leading_separator(rest).or_else(|| rest.strip_prefix([':', ','])).unwrap_or(rest);
-        Next { session: Some(token.to_string()), why: trim(rest).to_string() }
+        Next { session: Some(token), why: trim(rest) }
     }
 
+    pub fn into_owned(self) -> Next {
+        Next { session: self.session.map(str::to_owned), why: self.why.to_owned() }
+    }
+}
+
+impl<S: AsRef<str>> Next<S> {
     pub fn canonical(&self) -> String {
-        let why = self.why.trim();
-        match self.session.as_deref().map(str::trim) {
+        let why = self.why.as_ref().trim();
+        match self.session.as_ref().map(|s| s.as_ref().trim()) {
             None | Some("") => why.to_string(),
             Some(s) if why.is_empty() => s.to_string(),
             Some(s) => format!("{s} — {why}"),
@@ -443,25 +509,101 @@ impl Entry {
 
     pub fn key(&self) -> EntryKey {
         EntryKey {
-            date: self.date.map(|d| d.to_string()).unwrap_or_else(|| self.date_text.clone()),
-            session: self.session.clone(),
+            date: self.date.map(|d| d.to_string()).unwrap_or_else(|| self.date_text().to_string()),
+            session: self.session().to_string(),
             status: self.status.as_ref().map(|s| s.as_str().to_string()).unwrap_or_default(),
         }
     }
 
+    /// The entry exactly as written, including notes and blank lines that follow it.
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    /// The heading's date as written (kept even when it is not a valid date).
+    pub fn date_text(&self) -> &str {
+        self.text(self.date_text)
+    }
+
+    /// The session id as written (`S1.3`); empty when the heading has none.
+    pub fn session(&self) -> &str {
+        self.text(self.session)
+    }
+
+    pub fn title(&self) -> Option<&str> {
+        self.title.map(|t| self.text(t))
+    }
+
+    /// Every field, known or not, in file order.
+    pub fn fields(&self) -> impl ExactSizeIterator<Item = Field<'_>> + DoubleEndedIterator + Clone {
+        self.fields.iter().map(|f| Field { kind: f.kind, name: self.text(f.name), value: self.text(f.value), line: f.line, last_line: f.last_line })
+    }
+
     /// The first field of a kind.
-    pub fn field(&self, kind: FieldKind) -> Option<&Field> {
-        self.fields.iter().find(|f| f.kind == kind)
+    pub fn field(&self, kind: FieldKind) -> Option<Field<'_>> {
+        self.fields().find(|f| f.kind == kind)
     }
 
     /// Fields the companion does not know, in file order.
-    pub fn unknown_fields(&self) -> impl Iterator<Item = &Field> {
-        self.fields.iter().filter(|f| f.kind == FieldKind::Unknown)
+    pub fn unknown_fields(&self) -> impl Iterator<Item = Field<'_>> {
+        self.fields().filter(|f| f.kind == FieldKind::Unknown)
+    }
+
+    /// The first Built field's value.
+    pub fn built(&self) -> Option<&str> {
+        self.built.map(|s| self.text(s))
+    }
+
+    /// The first Done-when field, read.
+    pub fn done_when(&self) -> Option<DoneWhen<&str>> {
+        self.done_when.as_ref().map(|d| DoneWhen { target: self.text(d.target), mark: d.mark })
+    }
+
+    /// The first Sticking point field, read.
+    pub fn sticking_point(&self) -> Option<StickingPoint<&str>> {
+        self.sticking_point.as_ref().map(|s| StickingPoint { text: self.text(s.text), rung: s.rung })
+    }
+
+    /// The first Next field, read.
+    pub fn next(&self) -> Option<Next<&str>> {
+        self.next.as_ref().map(|n| Next { session: n.session.map(|s| self.text(s)), why: self.text(n.why) })
     }
 
     /// 1-based line of the entry's last line (notes and blank lines included).
     pub fn last_line(&self) -> usize {
         self.line + self.raw.matches('\n').count() - usize::from(self.raw.ends_with('\n'))
+    }
+
+    /// The text a span stands for (see [`Span`]).
+    fn text(&self, s: Span) -> &str {
+        let n = self.raw.len();
+        if s.start == s.end {
+            ""
+        } else if s.end <= n {
+            &self.raw[s.start..s.end]
+        } else {
+            &self.joined[s.start - n..s.end - n]
+        }
+    }
+}
+
+/// Everything the model exposes, as the derived `Debug` of a plain struct would show it.
+impl fmt::Debug for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Entry")
+            .field("raw", &self.raw)
+            .field("line", &self.line)
+            .field("date", &self.date)
+            .field("date_text", &self.date_text())
+            .field("session", &self.session())
+            .field("title", &self.title())
+            .field("status", &self.status)
+            .field("fields", &self.fields().collect::<Vec<_>>())
+            .field("built", &self.built())
+            .field("done_when", &self.done_when())
+            .field("sticking_point", &self.sticking_point())
+            .field("next", &self.next())
+            .finish()
     }
 }
 
@@ -947,24 +1089,35 @@ pub fn parse(text: &str) -> (ProgressLog, Vec<Diagnostic>) {
 }
 
 fn parse_entry(raw: &str, number: usize, h: &Heading<'_>, has_fence: bool, diags: &mut Vec<Diagnostic>) -> Entry {
-    let mut fields: Vec<Field> = Vec::new();
+    // Everything read is a slice of `raw` (or of `joined`), stored as its byte range.
+    let base = raw.as_ptr() as usize;
+    let span = |sub: &str| {
+        let start = sub.as_ptr() as usize - base;
+        Span { start, end: start + sub.len() }
+    };
+    let mut fields: Vec<FieldSpans> = Vec::new();
+    let mut joined = String::new();
     for (line, kind) in scan_entry(raw, number, has_fence) {
         match kind {
             LineKind::Heading => {}
-            LineKind::Field { name, value, kind } => fields.push(Field {
-                kind,
-                name: name.to_string(),
-                value: value.to_string(),
-                line: line.number,
-                last_line: line.number,
-            }),
+            LineKind::Field { name, value, kind } => {
+                fields.push(FieldSpans { kind, name: span(name), value: span(value), line: line.number, last_line: line.number })
+            }
             LineKind::Continuation => {
                 if let Some(f) = fields.last_mut() {
-                    let more = trim(line.text);
-                    if !f.value.is_empty() {
-                        f.value.push(' ');
+                    // The value moves to `joined` at its first continuation line (the field is
+                    // the last one, so its text is at the end of `joined` from then on).
+                    if f.value.end <= raw.len() {
+                        let start = joined.len();
+                        joined.push_str(&raw[f.value.start..f.value.end]);
+                        f.value = Span { start: raw.len() + start, end: raw.len() + joined.len() };
                     }
-                    f.value.push_str(more);
+                    let more = trim(line.text);
+                    if f.value.start != f.value.end {
+                        joined.push(' ');
+                    }
+                    joined.push_str(more);
+                    f.value.end = raw.len() + joined.len();
                     f.last_line = line.number;
                 }
             }
@@ -993,28 +1146,44 @@ fn parse_entry(raw: &str, number: usize, h: &Heading<'_>, has_fence: bool, diags
         )),
         Some(_) => {}
     }
-    let first = |kind: FieldKind| fields.iter().find(|f| f.kind == kind).map(|f| f.value.as_str());
-    let built = first(FieldKind::Built).map(str::to_string);
-    let done_when = first(FieldKind::DoneWhen).map(DoneWhen::parse);
-    let sticking_point = first(FieldKind::StickingPoint).map(StickingPoint::parse);
-    let next = first(FieldKind::Next).map(Next::parse);
+    // A value's parts, as ranges of the same text the value's own range points into.
+    let value_of = |s: Span| if s.end <= raw.len() { &raw[s.start..s.end] } else { &joined[s.start - raw.len()..s.end - raw.len()] };
+    let sub_span = |value: Span, sub: &str| {
+        let start = value.start + (sub.as_ptr() as usize - value_of(value).as_ptr() as usize);
+        Span { start, end: start + sub.len() }
+    };
+    let first = |kind: FieldKind| fields.iter().find(|f| f.kind == kind).map(|f| f.value);
+    let built = first(FieldKind::Built);
+    let done_when = first(FieldKind::DoneWhen).map(|v| {
+        let d = DoneWhen::read(value_of(v));
+        DoneWhen { target: sub_span(v, d.target), mark: d.mark }
+    });
+    let sticking_point = first(FieldKind::StickingPoint).map(|v| {
+        let s = StickingPoint::read(value_of(v));
+        StickingPoint { text: sub_span(v, s.text), rung: s.rung }
+    });
+    let next = first(FieldKind::Next).map(|v| {
+        let n = Next::read(value_of(v));
+        Next { session: n.session.map(|s| sub_span(v, s)), why: sub_span(v, n.why) }
+    });
     for (i, f) in fields.iter().enumerate() {
         if f.kind != FieldKind::Unknown && fields[..i].iter().any(|g| g.kind == f.kind) {
             diags.push(Diagnostic::new(
                 FILE,
                 f.line,
-                format!("second `{}` field in this entry; the companion reads only the first, merge them into one", f.name),
+                format!("second `{}` field in this entry; the companion reads only the first, merge them into one", value_of(f.name)),
             ));
         }
     }
     Entry {
         raw: raw.to_string(),
+        joined,
         line: number,
         date: h.date,
-        date_text: h.date_text.to_string(),
-        session: h.session.to_string(),
-        title: h.title.map(str::to_string),
         status,
+        date_text: span(h.date_text),
+        session: span(h.session),
+        title: h.title.map(span),
         fields,
         built,
         done_when,
@@ -1053,8 +1222,8 @@ fn check_duplicates(entries: &[Entry], diags: &mut Vec<Diagnostic>) {
     // Hash maps keep this linear even when thousands of entries share a key. Texts are only
     // normalised for entries whose key repeats, which is rare, so parsing stays cheap.
     fn key(e: &Entry) -> (Option<Date>, &str, &str, &str) {
-        let date_text = if e.date.is_some() { "" } else { e.date_text.as_str() };
-        (e.date, date_text, e.session.as_str(), e.status.as_ref().map_or("", Status::as_str))
+        let date_text = if e.date.is_some() { "" } else { e.date_text() };
+        (e.date, date_text, e.session(), e.status.as_ref().map_or("", Status::as_str))
     }
     let mut first_with_key: HashMap<_, usize, BuildFnv> = HashMap::with_capacity_and_hasher(entries.len(), BuildFnv);
     let mut texts: HashMap<String, usize> = HashMap::new();
@@ -1146,9 +1315,9 @@ pub fn append(log_text: &str, entry: &NewEntry) -> String {
 
 fn canonical_value(kind: FieldKind, value: &str) -> String {
     match kind {
-        FieldKind::DoneWhen => DoneWhen::parse(value).canonical(),
-        FieldKind::StickingPoint => StickingPoint::parse(value).canonical(),
-        FieldKind::Next => Next::parse(value).canonical(),
+        FieldKind::DoneWhen => DoneWhen::read(value).canonical(),
+        FieldKind::StickingPoint => StickingPoint::read(value).canonical(),
+        FieldKind::Next => Next::read(value).canonical(),
         FieldKind::Built | FieldKind::Unknown => value.to_string(),
     }
 }

@@ -127,7 +127,7 @@ pub fn card_status(cx: &Context<'_>, id: &str) -> CardStatus {
         };
         return CardStatus::Done(vouch);
     }
-    let logged = cx.log.entries.iter().any(|e| e.session == id && e.status.as_ref().is_some_and(|s| *s != Status::Skipped));
+    let logged = cx.log.entries.iter().any(|e| e.session() == id && e.status.as_ref().is_some_and(|s| *s != Status::Skipped));
     let ran = cx.runs.iter().any(|r| r.session == id && r.outcome != Outcome::Skip);
     if logged || ran { CardStatus::Partial } else { CardStatus::NotStarted }
 }

@@ -91,7 +91,7 @@ fn entry_set(text: &str) -> BTreeSet<String> {
         .entries
         .iter()
         .map(|e| {
-            let lines: Vec<_> = e.raw.split('\n').map(str::trim_end).collect();
+            let lines: Vec<_> = e.raw().split('\n').map(str::trim_end).collect();
             lines.join("\n").trim_end().to_string()
         })
         .collect()

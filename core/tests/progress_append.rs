@@ -58,12 +58,14 @@ fn appended_entry_reads_back_and_leaves_the_rest_alone() {
     assert!(after.starts_with(before));
     let (log, _) = progress::parse(&after);
     let e = log.entries.last().unwrap();
-    assert_eq!(e.raw, SEED);
+    assert_eq!(e.raw(), SEED);
     let fresh = Entry::new(&seed_entry());
-    let view = |e: &Entry| (e.date, e.session.clone(), e.title.clone(), e.status.clone(), e.built.clone(), e.done_when.clone(), e.sticking_point.clone(), e.next.clone());
+    fn view(e: &Entry) -> impl PartialEq + std::fmt::Debug + '_ {
+        (e.date, e.session(), e.title(), e.status.clone(), e.built(), e.done_when(), e.sticking_point(), e.next())
+    }
     assert_eq!(view(e), view(&fresh));
     assert_eq!(e.line, 6);
-    assert_eq!(e.fields.iter().map(|f| f.line).collect::<Vec<_>>(), [7, 8, 9, 10]);
+    assert_eq!(e.fields().map(|f| f.line).collect::<Vec<_>>(), [7, 8, 9, 10]);
 }
 
 #[test]
@@ -88,8 +90,8 @@ fn read_only_sessions_record_their_quiz() {
 "
     );
     let e = Entry::new(&quiz);
-    assert_eq!(e.done_when.as_ref().unwrap().quiz_score(), Some((8, 10)));
-    assert!(e.sticking_point.as_ref().unwrap().is_none());
+    assert_eq!(e.done_when().unwrap().quiz_score(), Some((8, 10)));
+    assert!(e.sticking_point().unwrap().is_none());
 }
 
 #[test]
@@ -99,5 +101,5 @@ fn newlines_in_values_cannot_break_the_entry() {
     let text = e.to_text();
     let (log, _) = progress::parse(&text);
     assert_eq!(log.entries.len(), 1);
-    assert_eq!(log.entries[0].built.as_deref(), Some("line one line two ### 2026-01-01 — S9 — DONE"));
+    assert_eq!(log.entries[0].built().as_deref(), Some("line one line two ### 2026-01-01 — S9 — DONE"));
 }

@@ -29,19 +29,19 @@ fn describe_entry(out: &mut String, e: &Entry) {
         e.line,
         e.last_line(),
         e.date.map(|d| d.to_string()),
-        e.date_text,
-        e.session,
-        e.title,
+        e.date_text(),
+        e.session(),
+        e.title(),
         e.status
     )
     .unwrap();
-    for f in &e.fields {
+    for f in e.fields() {
         writeln!(out, "  field @{}-{} {:?} {:?} = {:?}", f.line, f.last_line, f.kind, f.name, f.value).unwrap();
     }
-    writeln!(out, "  built: {:?}", e.built).unwrap();
-    writeln!(out, "  done_when: {:?}", e.done_when).unwrap();
-    writeln!(out, "  sticking_point: {:?}", e.sticking_point).unwrap();
-    writeln!(out, "  next: {:?}", e.next).unwrap();
+    writeln!(out, "  built: {:?}", e.built()).unwrap();
+    writeln!(out, "  done_when: {:?}", e.done_when()).unwrap();
+    writeln!(out, "  sticking_point: {:?}", e.sticking_point()).unwrap();
+    writeln!(out, "  next: {:?}", e.next()).unwrap();
 }
 
 fn check(text: &str, expect: Expect) {
@@ -148,7 +148,7 @@ fn values_with_marks_rungs_and_next() {
 #[test]
 fn quiz_scores_are_read() {
     let (log, _) = progress::parse("### 2026-07-22 — S2.1 — DONE\n- **Done-when**: quiz 8/10 ✅\n");
-    let dw = log.entries[0].done_when.clone().unwrap();
+    let dw = log.entries[0].done_when().clone().unwrap();
     assert_eq!(dw.quiz_score(), Some((8, 10)));
     assert_eq!(dw.mark, Some(progress::Mark::Pass));
 }

@@ -140,13 +140,12 @@ fn meaning(text: &str) -> Vec<(String, Vec<(progress::FieldKind, String)>)> {
         .map(|e| {
             // fmt may put fields in canonical order, so compare them as a sorted list.
             let mut fields: Vec<_> = e
-                .fields
-                .iter()
-                .map(|f| (f.kind, f.value.clone()))
+                .fields()
+                .map(|f| (f.kind, f.value.to_string()))
                 .filter(|(k, _)| *k == progress::FieldKind::Unknown || *k == progress::FieldKind::Built)
                 .collect();
             fields.sort();
-            (format!("{} {:?} {:?} {:?} {:?}", e.key(), e.title, e.done_when, e.sticking_point, e.next), fields)
+            (format!("{} {:?} {:?} {:?} {:?}", e.key(), e.title(), e.done_when(), e.sticking_point(), e.next()), fields)
         })
         .collect()
 }
@@ -217,16 +216,16 @@ proptest! {
         prop_assert_eq!(log.entries.len(), 1);
         let e = &log.entries[0];
         prop_assert_eq!(e.date, Some(new.date));
-        prop_assert_eq!(&e.session, &session);
+        prop_assert_eq!(&e.session(), &session);
         prop_assert_eq!(e.status.as_ref(), Some(&status));
-        prop_assert_eq!(e.done_when.as_ref().map(|d| d.mark), Some(Some(if pass { Mark::Pass } else { Mark::Fail })));
+        prop_assert_eq!(e.done_when().map(|d| d.mark), Some(Some(if pass { Mark::Pass } else { Mark::Fail })));
         // A rung given by the app is always read back; without one, a text that itself ends in
         // `(ladder rung N)` is (rightly) read as naming a rung.
-        let read = e.sticking_point.as_ref().unwrap();
+        let read = e.sticking_point().unwrap();
         if rung.is_some() || !new.sticking_point.text.trim().ends_with(')') {
             prop_assert_eq!(read.rung, rung);
         }
-        prop_assert_eq!(e.fields.len(), 4);
+        prop_assert_eq!(e.fields().len(), 4);
         // What the app writes is already canonical.
         prop_assert_eq!(progress::fmt(&text), text.clone());
     }
@@ -241,7 +240,7 @@ fn ten_kilobyte_lines_round_trip_and_read() {
     assert_eq!(progress::print(&log), text);
     assert!(diags.is_empty(), "{diags:?}");
     let e = &log.entries[0];
-    assert_eq!(e.built.as_deref(), Some(long.trim()));
-    assert_eq!(e.sticking_point.as_ref().unwrap().rung, Some(2));
+    assert_eq!(e.built().as_deref(), Some(long.trim()));
+    assert_eq!(e.sticking_point().unwrap().rung, Some(2));
     assert_eq!(e.status, Some(Status::Done));
 }

@@ -76,7 +76,7 @@ pub fn latest_outcome(runs: &[RunRecord], session: &str) -> Option<Outcome> {
 /// Whether Phase 0 counts as skipped: the profile says so, or the log recorded the skip.
 pub fn phase0_skipped(cx: &Context<'_>) -> bool {
     cx.phase0_skipped
-        || cx.log.entries.iter().any(|e| e.status == Some(Status::Skipped) && is_phase0(&e.session))
+        || cx.log.entries.iter().any(|e| e.status == Some(Status::Skipped) && is_phase0(&e.session()))
 }
 
 fn is_phase0(session: &str) -> bool {
@@ -93,7 +93,7 @@ pub fn is_done(cx: &Context<'_>, card_id: &str) -> bool {
     if latest_outcome(cx.runs, card_id) == Some(Outcome::Pass) {
         return true;
     }
-    card.kind() != CardKind::Milestone && cx.log.entries.iter().any(|e| e.session == card_id && e.status == Some(Status::Done))
+    card.kind() != CardKind::Milestone && cx.log.entries.iter().any(|e| e.session() == card_id && e.status == Some(Status::Done))
 }
 
 /// The most recent PARTIAL entry still open: its session and line.
@@ -101,10 +101,10 @@ pub fn open_partial(cx: &Context<'_>) -> Option<(String, usize)> {
     let entries = &cx.log.entries;
     entries.iter().enumerate().rev().find_map(|(k, e)| {
         let open = e.status == Some(Status::Partial)
-            && cx.guide.cards.iter().any(|c| c.id == e.session)
-            && !entries[k + 1..].iter().any(|l| l.session == e.session && l.status == Some(Status::Done))
-            && !is_done(cx, &e.session);
-        open.then(|| (e.session.clone(), e.line))
+            && cx.guide.cards.iter().any(|c| c.id == e.session())
+            && !entries[k + 1..].iter().any(|l| l.session() == e.session() && l.status == Some(Status::Done))
+            && !is_done(cx, &e.session());
+        open.then(|| (e.session().to_string(), e.line))
     })
 }
 
@@ -162,9 +162,9 @@ pub fn self_reported_runs(log: &ProgressLog) -> Vec<RunRecord> {
     log.entries
         .iter()
         .filter_map(|e| {
-            let mark = e.done_when.as_ref()?.mark?;
+            let mark = e.done_when()?.mark?;
             Some(RunRecord {
-                session: e.session.clone(),
+                session: e.session().to_string(),
                 outcome: if mark == Mark::Pass { Outcome::Pass } else { Outcome::Fail },
                 source: RunSource::SelfReported,
                 at_unix: e.date.map_or(0, |d| day_of_date(d) * 86_400),
@@ -195,14 +195,14 @@ pub struct RetrievalCheck {
 /// the entry's own card.
 pub fn retrieval_check(guide: &Guide, bank: &QuizBank, log: &ProgressLog, seed: u64) -> Option<RetrievalCheck> {
     let last = log.entries.last()?;
-    let sp = last.sticking_point.as_ref().filter(|s| !s.is_none())?;
+    let sp = last.sticking_point().filter(|s| !s.is_none())?;
     let about = |id: &str| bank.topic(id).is_some_and(|t| t.themes.iter().any(|th| matches_theme(&sp.text, th)));
-    let own: Vec<&str> = guide.cards.iter().filter(|c| c.id == last.session).flat_map(|c| c.quiz.iter().map(String::as_str)).collect();
+    let own: Vec<&str> = guide.cards.iter().filter(|c| c.id == last.session()).flat_map(|c| c.quiz.iter().map(String::as_str)).collect();
     let topic = own.into_iter().find(|id| about(id)).or_else(|| bank.topics.iter().map(|t| t.id.as_str()).find(|id| about(id)));
     let question = topic.and_then(|id| bank.topic(id)).and_then(|t| quiz::question(t, seed));
     Some(RetrievalCheck {
-        concept: sp.text.clone(),
-        session: last.session.clone(),
+        concept: sp.text.to_string(),
+        session: last.session().to_string(),
         entry_line: last.line,
         topic: topic.map(str::to_owned),
         question,

@@ -101,9 +101,9 @@ impl EntryRef {
     pub fn of(entry: &Entry) -> EntryRef {
         EntryRef {
             line: entry.line,
-            date: entry.date_text.clone(),
-            session: entry.session.clone(),
-            sticking_point: entry.sticking_point.as_ref().map(|s| s.text.clone()).unwrap_or_default(),
+            date: entry.date_text().to_string(),
+            session: entry.session().to_string(),
+            sticking_point: entry.sticking_point().map(|s| s.text.to_string()).unwrap_or_default(),
         }
     }
 }
@@ -129,13 +129,13 @@ pub struct Offer {
 /// The remediation offer the log calls for, if any.
 pub fn remediation(guide: &Guide, log: &ProgressLog) -> Option<Offer> {
     let with_sp: Vec<&Entry> =
-        log.entries.iter().filter(|e| e.sticking_point.as_ref().is_some_and(|s| !s.is_none())).collect();
+        log.entries.iter().filter(|e| e.sticking_point().is_some_and(|s| !s.is_none())).collect();
     let recent = &with_sp[with_sp.len().saturating_sub(WINDOW)..];
     // (theme normalised, theme as written, entries), in order of each theme's first appearance.
     let mut groups: Vec<(String, &str, Vec<&Entry>)> = Vec::new();
     for e in recent {
-        let text = &e.sticking_point.as_ref()?.text;
-        let Some((_, theme)) = theme_of(guide, &e.session, text) else { continue };
+        let text = &e.sticking_point()?.text;
+        let Some((_, theme)) = theme_of(guide, &e.session(), text) else { continue };
         let key = normalise(theme);
         match groups.iter_mut().find(|(k, _, _)| *k == key) {
             Some(g) => g.2.push(e),
@@ -151,7 +151,7 @@ pub fn remediation(guide: &Guide, log: &ProgressLog) -> Option<Offer> {
         None => (carriers.first()?.id.clone(), Source::FirstCardWithTheme),
     };
     let last_line = entries.last().map_or(0, |e| e.line);
-    let taken = log.entries.iter().any(|e| e.line > last_line && e.session == session && e.status == Some(Status::Done));
+    let taken = log.entries.iter().any(|e| e.line > last_line && e.session() == session && e.status == Some(Status::Done));
     if taken {
         return None;
     }

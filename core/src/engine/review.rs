@@ -188,13 +188,13 @@ pub fn add_missed(queue: &Queue, score: &crate::quiz::Score, today: i64) -> Queu
 /// day after its entry; entries without a valid date count from `today`.
 pub fn add_sticking_points(queue: &Queue, log: &crate::progress::ProgressLog, today: i64) -> Queue {
     log.entries.iter().fold(queue.clone(), |q, e| {
-        let Some(sp) = e.sticking_point.as_ref().filter(|s| !s.is_none()) else { return q };
+        let Some(sp) = e.sticking_point().filter(|s| !s.is_none()) else { return q };
         let concept = crate::engine::remediation::normalise(&sp.text);
         if concept.is_empty() {
             return q;
         }
         let day = e.date.map_or(today, crate::engine::hour::day_of_date);
-        add(&q, Subject::StickingPoint { concept, session: e.session.clone() }, day)
+        add(&q, Subject::StickingPoint { concept, session: e.session().to_string() }, day)
     })
 }
 
