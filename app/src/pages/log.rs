@@ -431,22 +431,22 @@ fn Entries(log: StoredFile, parsed: Memo<(ProgressLog, Vec<bookside_core::Diagno
 
 #[component]
 fn EntryView(entry: Entry, index: usize, editing: RwSignal<Option<usize>>) -> impl IntoView {
-    let title = entry.title.clone().map(|t| format!(" ({t})")).unwrap_or_default();
+    let title = entry.title().map(|t| format!(" ({t})")).unwrap_or_default();
     let status_word = entry.status.as_ref().map(|s| s.as_str().to_owned()).unwrap_or_default();
     let status_class = format!("badge status-{}", status_word.to_lowercase());
-    let heading = format!("{} — {}{}", entry.date_text, entry.session, title);
+    let heading = format!("{} — {}{}", entry.date_text(), entry.session(), title);
     let label = heading.clone();
     view! {
         <article aria-label=label id=format!("entry-{}", entry.line)>
             <h3>{heading} " " <span class=status_class>{status_word}</span></h3>
             <dl>
-                {entry.fields.iter().map(|f| view! {
-                    <dt>{f.name.clone()}</dt>
-                    <dd>{f.value.clone()}</dd>
+                {entry.fields().map(|f| view! {
+                    <dt>{f.name.to_owned()}</dt>
+                    <dd>{f.value.to_owned()}</dd>
                 }).collect_view()}
             </dl>
             <button type="button" class="button small" on:click=move |_| editing.set(Some(index))
-                aria-label=format!("Edit the entry of {} {}", entry.date_text, entry.session)>"Edit"</button>
+                aria-label=format!("Edit the entry of {} {}", entry.date_text(), entry.session())>"Edit"</button>
         </article>
     }
 }
@@ -488,7 +488,7 @@ fn EditEntry(log: StoredFile, index: usize, entry: Entry, editing: RwSignal<Opti
         }
     };
     view! {
-        <form class="entry-form" on:submit=save aria-label=format!("Edit the entry of {} {}", entry.date_text, entry.session)>
+        <form class="entry-form" on:submit=save aria-label=format!("Edit the entry of {} {}", entry.date_text(), entry.session())>
             {text_input(format!("edit-{index}-date"), "Date".into(), date)}
             {text_input(format!("edit-{index}-session"), "Session".into(), session)}
             {text_input(format!("edit-{index}-title"), "Title".into(), title)}
@@ -551,7 +551,7 @@ fn GatePanel(parsed: Memo<(ProgressLog, Vec<bookside_core::Diagnostic>)>) -> imp
                 .map(|f| {
                     let entry = entry_at(log, f.line);
                     let place = match entry {
-                        Some(e) => view! { <a href=format!("#entry-{}", e.line)>{format!("{} {}", e.date_text, e.session)}</a> }.into_any(),
+                        Some(e) => view! { <a href=format!("#entry-{}", e.line)>{format!("{} {}", e.date_text(), e.session())}</a> }.into_any(),
                         None => view! { <span>{format!("line {}", f.line)}</span> }.into_any(),
                     };
                     view! { <li class="finding" data-gate=f.gate.name()>{place} ": " <code>{f.gate.name()}</code> " — " {f.message.clone()}</li> }
@@ -595,7 +595,7 @@ fn PreviewGates(preview: Preview, choices: RwSignal<Vec<Choice>>) -> impl IntoVi
             .findings
             .iter()
             .map(|f| {
-                let about = entry_at(&log, f.line).map_or_else(|| format!("line {}", f.line), |e| format!("{} {}", e.date_text, e.session));
+                let about = entry_at(&log, f.line).map_or_else(|| format!("line {}", f.line), |e| format!("{} {}", e.date_text(), e.session()));
                 view! { <li class="finding" data-gate=f.gate.name()>{about} ": " <code>{f.gate.name()}</code> " — " {f.message.clone()}</li> }
             })
             .collect_view();
