@@ -61,6 +61,18 @@ pub fn options() -> Options {
 /// `-`, everything else dropped.
 pub fn normalize_id(content: &str) -> String {
     let mut id = String::with_capacity(content.len());
+    if content.is_ascii() {
+        // The common case, byte by byte: ASCII letters, digits, `-`, `_` and whitespace are the
+        // same under both rules.
+        for b in content.bytes() {
+            if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' {
+                id.push(char::from(b.to_ascii_lowercase()));
+            } else if matches!(b, b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r') {
+                id.push('-');
+            }
+        }
+        return id;
+    }
     for ch in content.chars() {
         if ch.is_alphanumeric() || ch == '_' || ch == '-' {
             if ch.is_ascii() {
@@ -158,6 +170,16 @@ fn level_number(level: HeadingLevel) -> u8 {
 
 /// The text with runs of whitespace turned into single spaces and the ends trimmed.
 fn collapse(text: &str) -> String {
+    // Most heading texts already are: ASCII with single inner spaces and nothing to trim.
+    let b = text.as_bytes();
+    let plain = text.is_ascii()
+        && b.first().is_none_or(|&c| c != b' ')
+        && b.last().is_none_or(|&c| c != b' ')
+        && !b.iter().any(|&c| matches!(c, b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r'))
+        && !b.windows(2).any(|w| w == b"  ");
+    if plain {
+        return text.to_owned();
+    }
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
         if !out.is_empty() {
@@ -336,21 +358,27 @@ enum Target {
 /// Classifies a link target the way a browser would read its scheme: ASCII whitespace and control
 /// characters are ignored (browsers strip them, so `java\tscript:` is `javascript:`).
 fn classify(url: &str) -> Target {
-    let mut scheme = String::new();
-    for ch in url.chars() {
-        if ch.is_ascii_whitespace() || ch.is_ascii_control() {
+    // The scheme, lower-cased; only its first 7 bytes matter (`mailto` is the longest kept).
+    let mut scheme = [0u8; 7];
+    let mut len = 0;
+    for &b in url.as_bytes() {
+        if b.is_ascii_whitespace() || b.is_ascii_control() {
             continue;
         }
-        match ch {
-            ':' => {
-                return match scheme.to_ascii_lowercase().as_str() {
-                    "http" | "https" | "mailto" => Target::External,
+        match b {
+            b':' => {
+                return match &scheme[..len] {
+                    b"http" | b"https" | b"mailto" => Target::External,
                     _ => Target::Unsafe,
                 };
             }
-            '/' | '?' | '#' => return Target::Local,
-            c if c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.') => scheme.push(c),
-            // A character no scheme can hold: what came before is a path, not a scheme.
+            b'/' | b'?' | b'#' => return Target::Local,
+            c if c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.') => {
+                scheme[len.min(6)] = c.to_ascii_lowercase();
+                len = (len + 1).min(7);
+            }
+            // A character no scheme can hold (any non-ASCII byte too): what came before is a
+            // path, not a scheme.
             _ => return Target::Local,
         }
     }
@@ -367,8 +395,37 @@ fn local_url<'a>(chapter_path: &str, dest: &str) -> CowStr<'a> {
         Some(i) => dest.split_at(i),
         None => (dest, ""),
     };
-    let resolved = crate::guide::resolve(&format!("src/{chapter_path}"), path);
-    let mut url = if resolved.ends_with(".md") { route(&resolved) } else { format!("/book/{resolved}") };
+    // `/book/` + the path resolved against the chapter's folder (as `guide::resolve` does),
+    // built in place: each part is pushed as `/part`, and `..` cuts the last one off.
+    let mut url = String::with_capacity(6 + chapter_path.len() + dest.len());
+    url.push_str("/book");
+    let root = url.len();
+    let folder = chapter_path.rsplit_once('/').map(|(folder, _)| folder);
+    for part in folder.into_iter().flat_map(|f| f.split('/')) {
+        url.push('/');
+        url.push_str(part);
+    }
+    for piece in path.split('/') {
+        match piece {
+            "" | "." => {}
+            ".." => {
+                if let Some(cut) = url[root..].rfind('/') {
+                    url.truncate(root + cut);
+                }
+            }
+            part => {
+                url.push('/');
+                url.push_str(part);
+            }
+        }
+    }
+    if url.len() == root {
+        url.push('/');
+    }
+    // A chapter becomes its route (`route` drops `.md`); other files keep their extension.
+    if url.ends_with(".md") {
+        url.truncate(url.len() - 3);
+    }
     url.push_str(fragment);
     CowStr::from(url)
 }
@@ -393,14 +450,93 @@ fn escape_href(out: &mut String, url: &str) {
 }
 
 fn escape_attr(out: &mut String, text: &str) {
-    for ch in text.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+    // Copies the runs between special bytes whole (they are ASCII, so never split a character).
+    let mut from = 0;
+    for (i, b) in text.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&text[from..i]);
+        out.push_str(entity);
+        from = i + 1;
+    }
+    out.push_str(&text[from..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `local_url` builds in place what resolving with `guide::resolve` and then `route` gives.
+    #[test]
+    fn local_urls_match_resolve_then_route() {
+        let chapters = ["ch.md", "part/ch.md", "a/b/ch.md", "/ch.md", "a//ch.md", "../ch.md"];
+        let targets = [
+            "other.md", "other.md#x", "./other.md?q#x", "../other.md", "../../../x.md", "sub/x.png", "a/../b.md", "..", ".", "x/", ".md", "a//b.md",
+        ];
+        for chapter in chapters {
+            for target in targets {
+                let (path, fragment) = target.find(['#', '?']).map_or((target, ""), |i| target.split_at(i));
+                let resolved = crate::guide::resolve(&format!("src/{chapter}"), path);
+                let mut want = if resolved.ends_with(".md") { route(&resolved) } else { format!("/book/{resolved}") };
+                want.push_str(fragment);
+                assert_eq!(local_url(chapter, target).as_ref(), want, "{chapter} -> {target}");
+            }
         }
+    }
+
+    #[test]
+    fn schemes_are_classified_without_case_or_hidden_characters() {
+        let kind = |u: &str| match classify(u) {
+            Target::External => "external",
+            Target::Local => "local",
+            Target::Unsafe => "unsafe",
+        };
+        for (url, want) in [
+            ("https://x", "external"),
+            ("HTTP://x", "external"),
+            ("Mail\tto:a@b", "external"),
+            ("mailtox:a", "unsafe"),
+            ("httpsmailto:a", "unsafe"),
+            ("java\nscript:alert(1)", "unsafe"),
+            ("javascript:x", "unsafe"),
+            ("x.md#a:b", "local"),
+            ("#a", "local"),
+            ("é:x", "local"),
+            ("", "local"),
+        ] {
+            assert_eq!(kind(url), want, "{url:?}");
+        }
+    }
+
+    #[test]
+    fn fast_paths_agree_with_the_general_rules() {
+        for text in ["Plain title", " padded ", "two  spaces", "tab\there", "line\nbreak", "Über  uns", "", "a"] {
+            let slow: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(collapse(text), slow, "{text:?}");
+        }
+        for text in ["What the Cache Stores", "a_b-c d\te", "Über uns", "x\u{a0}y", "Q&A: 1+1?"] {
+            let slow: String = text
+                .chars()
+                .flat_map(|c| {
+                    if c.is_alphanumeric() || c == '_' || c == '-' {
+                        c.to_lowercase().collect::<Vec<_>>()
+                    } else if c.is_whitespace() {
+                        vec!['-']
+                    } else {
+                        vec![]
+                    }
+                })
+                .collect();
+            assert_eq!(normalize_id(text), slow, "{text:?}");
+        }
+        let mut out = String::new();
+        escape_attr(&mut out, "a&b<c>d\"e'f é");
+        assert_eq!(out, "a&amp;b&lt;c&gt;d&quot;e&#39;f é");
     }
 }
