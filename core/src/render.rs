@@ -332,7 +332,19 @@ impl<'a, I: Iterator<Item = Event<'a>>> Iterator for Transform<'a, '_, I> {
         if let Some(event) = self.queue.pop_front() {
             return Some(event);
         }
-        match self.inner.next()? {
+        let event = self.inner.next()?;
+        // Most events (text, paragraphs, lists, code, emphasis) pass through untouched: a check
+        // of the kind by reference keeps them from being moved through `rewrite`.
+        if !matches!(
+            event,
+            Event::Start(Tag::Heading { .. } | Tag::DefinitionListTitle | Tag::HtmlBlock | Tag::Link { .. } | Tag::Image { .. })
+                | Event::End(TagEnd::HtmlBlock)
+                | Event::Html(_)
+                | Event::InlineHtml(_)
+        ) {
+            return Some(event);
+        }
+        match event {
             Event::Start(Tag::Heading { level, id, classes, attrs: _ }) => {
                 self.heading(Some(level), id, classes);
                 self.queue.pop_front()
