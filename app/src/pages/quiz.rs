@@ -92,7 +92,7 @@ fn QuizEntry(card: Card, library: Arc<Library>, score: Score) -> impl IntoView {
         let (session, date, done_when) = (draft.session.clone(), draft.date, draft.done_when.clone());
         Memo::new(move |_| {
             parsed.log.with(|log| {
-                log.entries.iter().any(|e| e.session == session && e.date == Some(date) && e.done_when.as_ref() == Some(&done_when))
+                log.entries.iter().any(|e| e.session() == session && e.date == Some(date) && e.done_when().map(|d| d.into_owned()).as_ref() == Some(&done_when))
             })
         })
     };
