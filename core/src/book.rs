@@ -97,8 +97,14 @@ pub struct Chapter {
     pub number: Option<String>,
     /// The chapter's Markdown.
     pub source: String,
-    /// Its headings with mdBook's ids.
-    pub headings: Vec<Heading>,
+}
+
+impl Chapter {
+    /// Its headings with mdBook's ids. Computed on demand: only link checks need them, and
+    /// rendering every chapter up front would delay the app's first page.
+    pub fn headings(&self) -> Vec<Heading> {
+        render::headings(&self.source)
+    }
 }
 
 impl Book {
@@ -117,7 +123,7 @@ impl crate::guide::Chapters for Book {
         self.chapter(path).is_some()
     }
     fn has_anchor(&self, path: &str, anchor: &str) -> bool {
-        self.chapter(path).is_some_and(|c| c.headings.iter().any(|h| h.id == anchor))
+        self.chapter(path).is_some_and(|c| c.headings().iter().any(|h| h.id == anchor))
     }
 }
 
@@ -158,7 +164,6 @@ pub fn load(bundle: &BookBundle) -> Book {
                 path: path.clone(),
                 title: item.title.clone(),
                 number: item.number.clone(),
-                headings: render::headings(source),
                 source: source.to_owned(),
             }),
             None => diagnostics.push(Diagnostic::new(&summary_path, item.line, format!("chapter file {src}/{path} is missing: create it or fix the link"))),
@@ -380,5 +385,5 @@ fn link(s: &str) -> Option<(String, &str)> {
 
 /// The ids of a chapter's headings, for tests and tools that check links.
 pub fn anchors(book: &Book) -> BTreeMap<String, BTreeSet<String>> {
-    book.chapters.iter().map(|c| (c.path.clone(), c.headings.iter().map(|h| h.id.clone()).collect())).collect()
+    book.chapters.iter().map(|c| (c.path.clone(), c.headings().into_iter().map(|h| h.id).collect())).collect()
 }

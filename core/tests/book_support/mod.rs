@@ -86,7 +86,7 @@ pub fn dump_book(book: &Book) -> String {
     writeln!(out, "chapters:").unwrap();
     for chapter in &book.chapters {
         writeln!(out, "  {} ({})", chapter.path, chapter.title).unwrap();
-        for h in &chapter.headings {
+        for h in chapter.headings() {
             writeln!(out, "    h{} #{}  {}", h.level, h.id, h.text).unwrap();
         }
     }
