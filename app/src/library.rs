@@ -15,7 +15,23 @@ pub struct Library {
     /// The Session Guide (empty when the book has none).
     pub guide: Guide,
     /// The quiz bank (the book's root `quiz.toml`; empty when there is none).
-    pub quiz: bookside_core::quiz::QuizBank,
+    pub quiz: QuizBankOnDemand,
+}
+
+/// The quiz bank, parsed the first time a page uses it: chapter pages never do, and parsing it
+/// up front made the first page's start-up longer.
+#[derive(Debug, Default)]
+pub struct QuizBankOnDemand {
+    text: Option<String>,
+    bank: std::sync::OnceLock<bookside_core::quiz::QuizBank>,
+}
+
+impl std::ops::Deref for QuizBankOnDemand {
+    type Target = bookside_core::quiz::QuizBank;
+
+    fn deref(&self) -> &Self::Target {
+        self.bank.get_or_init(|| self.text.as_deref().map(|text| bookside_core::quiz::parse_quiz("quiz.toml", text).0).unwrap_or_default())
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -68,10 +84,7 @@ fn parse(bundle: BookBundle) -> Library {
             bundle.get(&file).map(|text| guide::parse(&file, text).0)
         })
         .unwrap_or_default();
-    let quiz = bundle
-        .get("quiz.toml")
-        .map(|text| bookside_core::quiz::parse_quiz("quiz.toml", text).0)
-        .unwrap_or_default();
+    let quiz = QuizBankOnDemand { text: bundle.get("quiz.toml").map(str::to_owned), bank: std::sync::OnceLock::new() };
     Library { book, guide, quiz }
 }
 
