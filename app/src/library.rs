@@ -146,16 +146,17 @@ pub fn provide_parsed_log(log: crate::files::LogCtx, profile: crate::files::Prof
     });
 }
 
-/// Calls `f` with locate's context: the guide, the parsed log, and the runs known so far (the
-/// log's own Done-when marks, self-reported, and the runs the worker reported, verified).
-/// Reactive: reads the log, the worker's runs and the profile's Phase 0 flag.
+/// Calls `f` with locate's context: the guide, the parsed log, and the runs known so far
+/// (`locate::known_runs`: the runs the worker reported, verified, and the log's own Done-when
+/// marks for the sessions the worker has not run). Reactive: reads the log, the worker's runs
+/// and the profile's Phase 0 flag.
 pub fn with_context<R>(library: &Library, parsed: ParsedLog, f: impl FnOnce(&bookside_core::engine::locate::Context<'_>) -> R) -> R {
     let phase0_skipped = parsed.phase0_skipped.get();
     parsed.log.with(|log| {
-        let mut runs = bookside_core::engine::locate::self_reported_runs(log);
-        if let Some(worker) = use_context::<crate::worker::WorkerCtx>() {
-            worker.runs.with(|verified| runs.extend(verified.iter().cloned()));
-        }
+        let runs = match use_context::<crate::worker::WorkerCtx>() {
+            Some(worker) => worker.runs.with(|verified| bookside_core::engine::locate::known_runs(log, verified)),
+            None => bookside_core::engine::locate::known_runs(log, &[]),
+        };
         let cx = bookside_core::engine::locate::Context { guide: &library.guide, log, runs: &runs, phase0_skipped };
         f(&cx)
     })

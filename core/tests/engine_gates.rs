@@ -4,6 +4,8 @@
 use std::collections::BTreeSet;
 
 use bookside_core::engine::gates::{Gate, GateReport, Input, check};
+use bookside_core::engine::locate;
+use bookside_core::reading::{self, CardStatus, Vouch};
 use bookside_core::guide::{self, Guide};
 use bookside_core::progress::{self, Date};
 use bookside_core::wire::{Outcome, RunRecord, RunSource};
@@ -123,6 +125,30 @@ fn each_gate_fires_alone_on_its_injection() {
         let lines: Vec<usize> = report.findings.iter().map(|f| f.line).collect();
         assert_eq!(lines, line, "{} points at its entry:\n{}", gate.name(), report.render("PROGRESS.md"));
     }
+}
+
+#[test]
+fn verified_runs_outrank_the_logs_marks() {
+    // The worker's status sweep found S1.3 failing, before the day of the entry's ✅ even: the
+    // gates and the card status read the verified run, not the mark.
+    let g = guide();
+    let (log, diags) = progress::parse(VALID);
+    let mut verified = runs();
+    verified.push(RunRecord { session: "S1.3".into(), outcome: Outcome::Fail, source: RunSource::Verified, at_unix: 0 });
+    let known = locate::known_runs(&log, &verified);
+    assert!(!known.iter().any(|r| r.session == "S1.3" && r.source == RunSource::SelfReported), "{known:?}");
+    assert!(known.iter().any(|r| r.session == "S1.1" && r.source == RunSource::SelfReported), "uncovered marks stay: {known:?}");
+    let input = Input { guide: &g, log: &log, log_diagnostics: &diags, runs: &known, hint_cap: 3, phase0_skipped: false, today: Date::new(2026, 7, 30).unwrap() };
+    let report = check(&input);
+    assert_eq!(report.fired(), BTreeSet::from([Gate::DoneIsGreen]));
+    assert!(report.findings[0].message.contains("S1.3 says ✅ but its latest verified run is a fail"), "{:?}", report.findings);
+    assert!(!report.self_reported.iter().any(|s| s.session == "S1.3"), "{:?}", report.self_reported);
+    let cx = locate::Context { guide: &g, log: &log, runs: &known, phase0_skipped: false };
+    assert_eq!(reading::card_status(&cx, "S1.3"), CardStatus::Partial);
+    // From the log's marks alone, the same entry would count as done.
+    let marks = locate::self_reported_runs(&log);
+    let cx = locate::Context { guide: &g, log: &log, runs: &marks, phase0_skipped: false };
+    assert_eq!(reading::card_status(&cx, "S1.3"), CardStatus::Done(Vouch::SelfReported));
 }
 
 #[test]

@@ -1,9 +1,28 @@
 // Gates and remediation from the reader's log: a log that trips a gate shows the finding in the
 // import preview and, once written, on the log page linked to its entry; a log with three
-// Sticking points on one theme brings the remediation offer before the next session starts.
+// Sticking points on one theme brings the remediation offer before the next session starts; a ✅
+// the reader wrote that the worker's verified run contradicts is reported, and the card is not
+// done.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWorker, launchBrowser, newContext, openPage, viewports, horizontalOverflow } from './harness.mjs';
+import { cpSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { copyBook, startWorker, launchBrowser, newContext, openPage, appReady, viewports, horizontalOverflow } from './harness.mjs';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// Milestone m02's (S1.3) reference artifact that falls short of the card's criterion: its test fails.
+const SHORT_M02 = join(repo, 'tests/fixtures/milestones/m02/short');
+
+// S1.3 logged DONE with a ✅ the reader wrote: nothing verified it.
+const CLAIMS_S13 = [
+  '### 2026-07-22 — S1.3 (KV-cache budget) — DONE',
+  '- **Built**: a cache budget, checked by eye',
+  '- **Done-when**: test_m02_kv_budget.py ✅',
+  '- **Sticking point**: none',
+  '- **Next**: S1.4 — dense vs MoE',
+  '',
+].join('\n');
 
 // S9.9 is no card of the Session Guide: the `session-exists` gate fires on its entry.
 const TRIPS_A_GATE = [
@@ -128,4 +147,57 @@ test('three Sticking points on one theme: the remediation offer shows before the
   await page.locator(`#${href.split('#')[1]}`).waitFor();
   assert.deepEqual(page.errors, []);
   await context.close();
+});
+
+test('a self-reported ✅ that a verified run contradicts: the gate report and the card status follow the worker', async () => {
+  const clone = copyBook();
+  const own = await startWorker({ book: clone.dir });
+  const context = await newContext(browser);
+  try {
+    // Paired from the URL the worker printed.
+    const page = await context.newPage();
+    page.errors = [];
+    page.on('pageerror', (err) => page.errors.push(err.message));
+    await page.goto(own.url);
+    await appReady(page);
+    await page.locator('#worker-state', { hasText: 'Worker: paired' }).waitFor({ timeout: 15_000 });
+
+    await page.goto(new URL('/log', own.origin).href);
+    await page.locator('#log-empty').waitFor();
+    await importText(page, CLAIMS_S13);
+    await page.click('#import-accept');
+    // Before any verified run: the ✅ counts, labelled self-reported.
+    await page.locator('#gate-report .self-reported li', { hasText: 'S1.3' }).waitFor();
+    assert.equal(await page.locator('#gate-report li.finding[data-gate="done-is-green"]').count(), 0);
+    await page.goto(new URL('/guide', own.origin).href);
+    await page.locator('section.card[data-card="S1.3"] .badge', { hasText: 'DONE · self-reported' }).waitFor();
+
+    // The clone holds an artifact that falls short; the status refresh runs every milestone test.
+    cpSync(SHORT_M02, join(clone.dir, 'checkpoints/myllm'), { recursive: true });
+    await page.goto(new URL('/', own.origin).href);
+    await page.click('#refresh-status');
+    // The first run creates the clone's virtual environment: allow for it.
+    await page.locator('#refresh-status', { hasText: 'Refresh test status' }).waitFor({ timeout: 180_000 });
+    await page.locator('.notices .notice', { hasText: 'Test status refreshed' }).waitFor();
+
+    // The log's ✅ is now contradicted: a finding on S1.3's entry, and no self-reported label.
+    await page.goto(new URL('/log', own.origin).href);
+    const finding = page.locator('#gate-report li.finding[data-gate="done-is-green"]');
+    await finding.waitFor();
+    assert.match(await finding.textContent(), /S1\.3 says ✅ but its latest verified run is a fail/);
+    const href = await finding.locator('a').getAttribute('href');
+    assert.match(await page.locator(`${href} h3`).textContent(), /S1\.3 \(KV-cache budget\)/);
+    assert.equal(await page.locator('#gate-report .self-reported li', { hasText: 'S1.3' }).count(), 0);
+    // And the card is not done: what the worker found is what it shows.
+    await page.goto(new URL('/guide', own.origin).href);
+    const badge = page.locator('section.card[data-card="S1.3"] .badge');
+    await badge.waitFor();
+    await page.waitForFunction(() => !/DONE/.test(document.querySelector('section.card[data-card="S1.3"] .badge')?.textContent ?? 'DONE'));
+    assert.equal((await badge.textContent()).trim(), 'PARTIAL');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await context.close();
+    await own.stop();
+    clone.remove();
+  }
 });

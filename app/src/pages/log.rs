@@ -10,12 +10,13 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use bookside_core::engine::gates::{self, GateReport};
-use bookside_core::engine::locate::self_reported_runs;
+use bookside_core::engine::locate::known_runs;
 
 use crate::files::{Loaded, LogCtx, ProfileCtx, StoredFile};
 use crate::library::LibraryCtx;
 use crate::platform::{self, PrefsCtx};
 use crate::status;
+use crate::worker::WorkerCtx;
 
 #[component]
 pub fn LogPage() -> impl IntoView {
@@ -508,14 +509,15 @@ fn EditEntry(log: StoredFile, index: usize, entry: Entry, editing: RwSignal<Opti
 }
 
 /// Core's gate report for a log text, with the reader's profile (hint cap, Phase 0 skip) and
-/// today's date; the runs are the log's own Done-when marks (self-reported). `None` until the
-/// book has loaded.
-fn gate_report(library: LibraryCtx, profile: ProfileCtx, log: &ProgressLog, diagnostics: &[bookside_core::Diagnostic]) -> Option<GateReport> {
+/// today's date. The runs are the worker's verified ones (after a Verify or a status refresh)
+/// and, for the sessions it has not run, the log's own Done-when marks (`locate::known_runs`),
+/// so a ✅ that a failing verified run contradicts is reported. `None` until the book has loaded.
+fn gate_report(library: LibraryCtx, profile: ProfileCtx, worker: Option<WorkerCtx>, log: &ProgressLog, diagnostics: &[bookside_core::Diagnostic]) -> Option<GateReport> {
     let library = library.0.get().and_then(Result::ok)?;
     let profile = profile.0.text.with(|t| bookside_core::profile::parse(t).0.profile);
     let (y, m, d) = platform::today();
     let today = Date::new(y, m, d)?;
-    let runs = self_reported_runs(log);
+    let runs = worker.map_or_else(|| known_runs(log, &[]), |w| w.runs.with(|verified| known_runs(log, verified)));
     Some(gates::check(&gates::Input {
         guide: &library.guide,
         log,
@@ -537,7 +539,8 @@ fn entry_at(log: &ProgressLog, line: usize) -> Option<&Entry> {
 fn GatePanel(parsed: Memo<(ProgressLog, Vec<bookside_core::Diagnostic>)>) -> impl IntoView {
     let library: LibraryCtx = expect_context();
     let profile: ProfileCtx = expect_context();
-    let report = Memo::new(move |_| parsed.with(|(log, diags)| gate_report(library, profile, log, diags)));
+    let worker = use_context::<WorkerCtx>();
+    let report = Memo::new(move |_| parsed.with(|(log, diags)| gate_report(library, profile, worker, log, diags)));
     move || {
         let report = report.get()?;
         let empty = parsed.with(|(l, _)| l.entries.is_empty());
@@ -587,10 +590,11 @@ fn GatePanel(parsed: Memo<(ProgressLog, Vec<bookside_core::Diagnostic>)>) -> imp
 fn PreviewGates(preview: Preview, choices: RwSignal<Vec<Choice>>) -> impl IntoView {
     let library: LibraryCtx = expect_context();
     let profile: ProfileCtx = expect_context();
+    let worker = use_context::<WorkerCtx>();
     move || {
         let merged = import::apply(&preview, &choices.get());
         let (log, diags) = progress::parse(&merged);
-        let report = gate_report(library, profile, &log, &diags)?;
+        let report = gate_report(library, profile, worker, &log, &diags)?;
         let items = report
             .findings
             .iter()

@@ -894,8 +894,7 @@ pub fn EntryForm(
     draft.next = {
         let text = log.text.with_untracked(|t| progress::append(t, &draft));
         let (after, _) = progress::parse(&text);
-        let mut runs = locate::self_reported_runs(&after);
-        worker.runs.with_untracked(|r| runs.extend(r.iter().cloned()));
+        let runs = worker.runs.with_untracked(|verified| locate::known_runs(&after, verified));
         let cx = locate::Context { guide: &library.guide, log: &after, runs: &runs, phase0_skipped: parsed.phase0_skipped.get_untracked() };
         let location = locate::locate(&cx, None);
         match location.session {

@@ -173,6 +173,17 @@ pub fn self_reported_runs(log: &ProgressLog) -> Vec<RunRecord> {
         .collect()
 }
 
+/// The runs locate, the card statuses and the gates read: every verified run the worker made,
+/// and the log's own marks (self-reported) only for sessions no verified run covers. What the
+/// worker ran outranks what the log claims, whatever their dates: a ✅ written in the log and
+/// contradicted by a failing verified run reads as not done.
+pub fn known_runs(log: &ProgressLog, verified: &[RunRecord]) -> Vec<RunRecord> {
+    let covered = |session: &str| verified.iter().any(|v| v.source == RunSource::Verified && v.session == session);
+    let mut runs: Vec<RunRecord> = self_reported_runs(log).into_iter().filter(|r| !covered(&r.session)).collect();
+    runs.extend(verified.iter().cloned());
+    runs
+}
+
 // ---------------------------------------------------------------------------------------------
 // Open: the retrieval check
 
