@@ -1,26 +1,15 @@
 // Phone-first and accessible: at 360×740 no page scrolls sideways, controls are at least 44 px,
 // and axe-core finds no serious or critical violation, in both themes.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { startWorker, launchBrowser, newContext, openPage, horizontalOverflow, viewports } from './harness.mjs';
+import { sharedSetup, newContext, openPage, horizontalOverflow, viewports } from './harness.mjs';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const LOG = '# Log\n\n### 2026-07-22 — S1.3 (KV-cache budget) — PARTIAL\n- **Done-when**: test_m02_kv_budget.py ❌\n- **Mood**: long line without spaces aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n';
 const PAGES = ['/', '/book', '/book/kv-cache', '/book/session-guide', '/guide', '/log', '/profile', '/search?q=cache', '/session/S1.3'];
 
-let worker;
-let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+const shared = sharedSetup();
 
 async function audit(page) {
   await page.addScriptTag({ path: axePath });
@@ -43,8 +32,8 @@ async function smallTargets(page) {
 for (const theme of ['light', 'dark']) {
   test(`every page at 360×740 in the ${theme} theme: no sideways scroll, 44 px targets, no serious axe violations`, async () => {
     // bypassCSP: the worker's CSP (rightly) refuses the audit's injected script.
-    const context = await browser.newContext({ viewport: viewports.phone, colorScheme: theme, bypassCSP: true });
-    const setup = await openPage(context, worker.url, '/log');
+    const context = await shared.browser.newContext({ viewport: viewports.phone, colorScheme: theme, bypassCSP: true });
+    const setup = await openPage(context, shared.worker.url, '/log');
     await setup.fill('#import-paste', LOG);
     await setup.click('#import-paste-preview');
     await setup.click('#import-accept');
@@ -52,7 +41,7 @@ for (const theme of ['light', 'dark']) {
     await setup.close();
     const problems = [];
     for (const path of PAGES) {
-      const page = await openPage(context, worker.url, path);
+      const page = await openPage(context, shared.worker.url, path);
       await page.locator('main h1').first().waitFor();
       await page.waitForTimeout(200);
       const overflow = await horizontalOverflow(page);

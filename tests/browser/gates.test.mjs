@@ -3,16 +3,14 @@
 // Sticking points on one theme brings the remediation offer before the next session starts; a ✅
 // the reader wrote that the worker's verified run contradicts is reported, and the card is not
 // done.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { copyBook, startWorker, launchBrowser, newContext, openPage, appReady, viewports, horizontalOverflow } from './harness.mjs';
+import { join } from 'node:path';
+import { sharedSetup, newContext, openPage, viewports, horizontalOverflow, milestoneFixture, workerOnClone, pair } from './harness.mjs';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Milestone m02's (S1.3) reference artifact that falls short of the card's criterion: its test fails.
-const SHORT_M02 = join(repo, 'tests/fixtures/milestones/m02/short');
+const SHORT_M02 = milestoneFixture('m02', 'short');
 
 // S1.3 logged DONE with a ✅ the reader wrote: nothing verified it.
 const CLAIMS_S13 = [
@@ -61,18 +59,7 @@ const STUCK = [
   '',
 ].join('\n');
 
-let worker;
-let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+const shared = sharedSetup();
 
 async function importText(page, text) {
   await page.fill('#import-paste', text);
@@ -81,8 +68,8 @@ async function importText(page, text) {
 }
 
 test('a log that trips a gate: the preview warns, the log page links the finding to its entry (phone)', async () => {
-  const context = await newContext(browser, { viewport: viewports.phone });
-  const page = await openPage(context, worker.url, '/log');
+  const context = await newContext(shared.browser, { viewport: viewports.phone });
+  const page = await openPage(context, shared.worker.url, '/log');
   await page.locator('#log-empty').waitFor();
   await importText(page, TRIPS_A_GATE);
   const previewed = page.locator('#preview-gates li.finding[data-gate="session-exists"]');
@@ -111,19 +98,19 @@ test('a log that trips a gate: the preview warns, the log page links the finding
 });
 
 test('three Sticking points on one theme: the remediation offer shows before the next session', async () => {
-  const context = await newContext(browser, { viewport: viewports.phone });
-  const page = await openPage(context, worker.url, '/');
+  const context = await newContext(shared.browser, { viewport: viewports.phone });
+  const page = await openPage(context, shared.worker.url, '/');
   await page.locator('#book-title').waitFor();
   assert.equal(await page.locator('#remediation-offer').count(), 0, 'no offer without a log');
 
-  await page.goto(new URL('/log', worker.url).href);
+  await page.goto(new URL('/log', shared.worker.url).href);
   await page.locator('#log-empty').waitFor();
   await importText(page, STUCK);
   await page.click('#import-accept');
   await page.locator('#entries li.entry').nth(2).waitFor();
 
   // On the home page, before anything starts.
-  await page.goto(new URL('/', worker.url).href);
+  await page.goto(new URL('/', shared.worker.url).href);
   const offer = page.locator('#remediation-offer');
   await offer.waitFor();
   assert.match(await offer.locator('h2').textContent(), /S0\.3/);
@@ -133,13 +120,13 @@ test('three Sticking points on one theme: the remediation offer shows before the
   assert.equal(await horizontalOverflow(page), 0);
 
   // And at the top of the next session, before its hour begins.
-  await page.goto(new URL('/session/S1.3', worker.url).href);
+  await page.goto(new URL('/session/S1.3', shared.worker.url).href);
   await page.locator('#remediation-offer').waitFor();
   const [offerBox, titleBox] = await Promise.all([page.locator('#remediation-offer').boundingBox(), page.locator('#session-title').boundingBox()]);
   assert.ok(offerBox.y < titleBox.y, 'the offer comes before the session');
 
   // An entry link leads to the entry on the log page.
-  await page.goto(new URL('/', worker.url).href);
+  await page.goto(new URL('/', shared.worker.url).href);
   const first = page.locator('#remediation-offer li a').first();
   const href = await first.getAttribute('href');
   assert.match(href, /^\/log#entry-\d+$/);
@@ -150,17 +137,10 @@ test('three Sticking points on one theme: the remediation offer shows before the
 });
 
 test('a self-reported ✅ that a verified run contradicts: the gate report and the card status follow the worker', async () => {
-  const clone = copyBook();
-  const own = await startWorker({ book: clone.dir });
-  const context = await newContext(browser);
+  const { clone, worker: own, stop } = await workerOnClone();
+  const context = await newContext(shared.browser);
   try {
-    // Paired from the URL the worker printed.
-    const page = await context.newPage();
-    page.errors = [];
-    page.on('pageerror', (err) => page.errors.push(err.message));
-    await page.goto(own.url);
-    await appReady(page);
-    await page.locator('#worker-state', { hasText: 'Worker: paired' }).waitFor({ timeout: 15_000 });
+    const page = await pair(context, own);
 
     await page.goto(new URL('/log', own.origin).href);
     await page.locator('#log-empty').waitFor();
@@ -197,7 +177,6 @@ test('a self-reported ✅ that a verified run contradicts: the gate report and t
     assert.deepEqual(page.errors, []);
   } finally {
     await context.close();
-    await own.stop();
-    clone.remove();
+    await stop();
   }
 });

@@ -3,7 +3,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, cpSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 export const env = {
@@ -16,6 +19,11 @@ function required(name) {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run the browser tests through \`cargo xtask test\``);
   return value;
+}
+
+/// The reference artifacts of a milestone (`m02`, `good` or `short`), for our own tests only.
+export function milestoneFixture(milestone, kind) {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'milestones', milestone, kind);
 }
 
 /// A temporary copy of the sample book (the reader's clone), so a journey can write artifacts.
@@ -61,6 +69,34 @@ export async function startWorker({ book = env.book, site = env.site, port = 0, 
         child.kill('SIGTERM');
       }),
   };
+}
+
+/// A worker on its own temporary clone.
+export async function workerOnClone() {
+  const clone = copyBook();
+  const worker = await startWorker({ book: clone.dir });
+  return {
+    clone,
+    worker,
+    stop: async () => {
+      await worker.stop();
+      clone.remove();
+    },
+  };
+}
+
+/// Opens the URL the worker printed (with its #token) and checks the pairing took.
+export async function pair(context, worker) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(err.message));
+  assert.match(worker.url, /#token=[0-9a-f]{16,}/, 'the worker prints its pairing URL with the token in the fragment');
+  await page.goto(worker.url);
+  await appReady(page);
+  await page.locator('#worker-state', { hasText: 'Worker: paired' }).waitFor({ timeout: 15_000 });
+  // The token leaves the address bar as soon as it is read.
+  assert.doesNotMatch(page.url(), /token/);
+  return page;
 }
 
 /// Debian's Chromium with the flags that work on this closed network, as root.
@@ -112,8 +148,29 @@ export async function horizontalOverflow(page) {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
 
-/// Clicks a download button and returns the downloaded file's name and text.
-export async function downloadText(page, button) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
-  return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+const EXPORTED_AS = { log: 'PROGRESS.md', profile: 'PROFILE.md' };
+
+/// Downloads the reader's file from the export button of the log (`log`) or profile (`profile`)
+/// page and returns its text; fails unless it is offered under the name the reader keeps it as.
+export async function exportFile(page, what) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#export-${what}-download`)]);
+  const name = download.suggestedFilename();
+  if (name !== EXPORTED_AS[what]) throw new Error(`the ${what} export is offered as ${name}, not ${EXPORTED_AS[what]}`);
+  return readFileSync(await download.path(), 'utf8');
+}
+
+/// A journey file's shared set-up: one Chromium (and, unless `worker: false`, the real worker on
+/// the sample book) started before its tests and stopped after them. The returned object's
+/// `browser` and `worker` are set once the tests run.
+export function sharedSetup({ worker = true } = {}) {
+  const shared = { worker: undefined, browser: undefined };
+  before(async () => {
+    if (worker) shared.worker = await startWorker();
+    shared.browser = await launchBrowser();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.worker?.stop();
+  });
+  return shared;
 }

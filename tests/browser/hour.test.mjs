@@ -3,54 +3,16 @@
 // (skip on the fresh clone, pass once a good artifact is dropped in), save the entry and export
 // it; hard mode never shows rung 4; a reload mid-Build resumes at the same minute and rung; a
 // cancelled Verify leaves no process behind.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, appendFileSync, existsSync, cpSync, mkdirSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { env, copyBook, startWorker, launchBrowser, newContext, openPage, appReady, viewports } from './harness.mjs';
+import { join } from 'node:path';
+import { sharedSetup, env, startWorker, newContext, openPage, appReady, viewports, exportFile, milestoneFixture, workerOnClone, pair } from './harness.mjs';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The reference artifacts of milestone m02 (S1.3), used by our own tests only.
-const GOOD_M02 = join(repo, 'tests/fixtures/milestones/m02/good');
+const GOOD_M02 = milestoneFixture('m02', 'good');
 
-let browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-/// A worker on its own temporary clone.
-async function workerOnClone() {
-  const clone = copyBook();
-  const worker = await startWorker({ book: clone.dir });
-  return {
-    clone,
-    worker,
-    stop: async () => {
-      await worker.stop();
-      clone.remove();
-    },
-  };
-}
-
-/// Opens the URL the worker printed (with its #token) and checks the pairing took.
-async function pair(context, worker) {
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (err) => page.errors.push(err.message));
-  assert.match(worker.url, /#token=[0-9a-f]{16,}/, 'the worker prints its pairing URL with the token in the fragment');
-  await page.goto(worker.url);
-  await appReady(page);
-  await page.locator('#worker-state', { hasText: 'Worker: paired' }).waitFor({ timeout: 15_000 });
-  // The token leaves the address bar as soon as it is read.
-  assert.doesNotMatch(page.url(), /token/);
-  return page;
-}
+const shared = sharedSetup({ worker: false });
 
 /// S1.3's chapter: where its first Read link points.
 function s13Chapter() {
@@ -89,7 +51,7 @@ async function verify(page) {
 
 test('the journey: pair, start S1.3 from its card, two rungs, Verify skip then pass, log, export', async () => {
   const { clone, worker, stop } = await workerOnClone();
-  const context = await newContext(browser);
+  const context = await newContext(shared.browser);
   try {
     const page = await pair(context, worker);
 
@@ -162,8 +124,7 @@ test('the journey: pair, start S1.3 from its card, two rungs, Verify skip then p
 
     // The exported file holds the entry in the seed's canonical form, field for field.
     await goTo(page, worker.origin, '/log');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-log-download')]);
-    const exported = readFileSync(await download.path(), 'utf8');
+    const exported = await exportFile(page, 'log');
     assert.equal(
       exported,
       [
@@ -213,7 +174,7 @@ test('hard mode never shows rung 4, even on "just show me"; without it rung 4 co
   const worker = await startWorker();
   try {
     // Without hard mode: rung 4 appears, only after the confirmation.
-    let context = await newContext(browser, { viewport: viewports.phone });
+    let context = await newContext(shared.browser, { viewport: viewports.phone });
     let page = await openPage(context, worker.url, '/session/S1.3?start=now');
     await page.locator('#hour').waitFor();
     await phase(page, 'build');
@@ -223,7 +184,7 @@ test('hard mode never shows rung 4, even on "just show me"; without it rung 4 co
     await context.close();
 
     // Hard mode on in the profile: the ladder stops at 3 whatever is asked.
-    context = await newContext(browser, { viewport: viewports.phone });
+    context = await newContext(shared.browser, { viewport: viewports.phone });
     page = await openPage(context, worker.url, '/profile');
     await page.locator('#onboarding').waitFor();
     await page.getByLabel('Hard mode: never show rung 4').check();
@@ -251,7 +212,7 @@ test('hard mode never shows rung 4, even on "just show me"; without it rung 4 co
 
 test('a reload in the middle of Build resumes at the same minute and the same rung; nudges come at their times', async () => {
   const worker = await startWorker();
-  const context = await newContext(browser);
+  const context = await newContext(shared.browser);
   try {
     const start = new Date('2026-07-22T09:00:00Z').getTime();
     const page = await context.newPage();
@@ -320,7 +281,7 @@ test('cancelling a running Verify: the worker reports it cancelled and no proces
     join(clone.dir, 'tests/milestones/conftest.py'),
     `\nimport os as _os, time as _time\nopen(${JSON.stringify(pidFile)}, "w").write(str(_os.getpid()))\n_time.sleep(300)\n`,
   );
-  const context = await newContext(browser);
+  const context = await newContext(shared.browser);
   try {
     const page = await pair(context, worker);
     await goTo(page, worker.origin, '/session/S1.3?start=now');

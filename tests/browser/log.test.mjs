@@ -1,10 +1,9 @@
 // The log journeys: import a hand-edited PROGRESS.md through a merge preview, reload, export it
 // byte for byte (download and clipboard); import an overlapping log and resolve its conflict;
 // two tabs see the same log; an entry edited in the form keeps its unknown fields.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { startWorker, launchBrowser, newContext, openPage, viewports } from './harness.mjs';
+import { sharedSetup, newContext, openPage, viewports, exportFile } from './harness.mjs';
 
 // What a reader's hand produces: CRLF, a preamble, notes between entries, `*` bullets, an
 // unknown field, lower-case status, trailing spaces, no final newline.
@@ -54,29 +53,12 @@ const SECOND = [
   '',
 ].join('\n');
 
-let worker;
-let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
-
-async function exportDownload(page) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-log-download')]);
-  assert.equal(download.suggestedFilename(), 'PROGRESS.md');
-  return readFileSync(await download.path(), 'utf8');
-}
+const shared = sharedSetup();
 
 for (const [name, viewport] of Object.entries(viewports)) {
   test(`import a hand-edited log, reload, export it byte for byte; then merge an overlapping log (${name})`, async () => {
-    const context = await newContext(browser, { viewport, permissions: ['clipboard-read', 'clipboard-write'] });
-    const page = await openPage(context, worker.url, '/log');
+    const context = await newContext(shared.browser, { viewport, permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await openPage(context, shared.worker.url, '/log');
     await page.locator('#log-empty').waitFor();
 
     // Import through the file picker: the preview comes first, nothing is written yet.
@@ -91,7 +73,7 @@ for (const [name, viewport] of Object.entries(viewports)) {
     // Reload: the log comes back from IndexedDB, and exports exactly the imported bytes.
     await page.reload();
     await page.locator('#entries li.entry').nth(1).waitFor();
-    assert.equal(await exportDownload(page), HAND_EDITED);
+    assert.equal(await exportFile(page, 'log'), HAND_EDITED);
     await page.click('#export-log-copy');
     await page.getByText('PROGRESS.md copied to the clipboard').waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), HAND_EDITED);
@@ -113,7 +95,7 @@ for (const [name, viewport] of Object.entries(viewports)) {
     await conflict.getByLabel(/Keep the imported version/).check();
     await page.click('#import-accept');
     await page.locator('#entries li.entry').nth(2).waitFor();
-    const merged = await exportDownload(page);
+    const merged = await exportFile(page, 'log');
     assert.ok(merged.includes('S1.3 (KV-cache budget) — DONE'), 'the new entry was added');
     assert.equal(merged.match(/S1\.1 \(Token budget\)/g).length, 1, 'the duplicate collapsed');
     assert.ok(merged.includes('the whole embedding table, untested'), 'the chosen version is kept');
@@ -128,9 +110,9 @@ for (const [name, viewport] of Object.entries(viewports)) {
 }
 
 test('two tabs share one log: an entry added in one appears in the other without a reload', async () => {
-  const context = await newContext(browser);
-  const first = await openPage(context, worker.url, '/log');
-  const second = await openPage(context, worker.url, '/log');
+  const context = await newContext(shared.browser);
+  const first = await openPage(context, shared.worker.url, '/log');
+  const second = await openPage(context, shared.worker.url, '/log');
   await second.locator('#log-empty').waitFor();
   await first.click('#new-entry-open');
   await first.fill('#new-session', 'S1.1');
@@ -147,8 +129,8 @@ test('two tabs share one log: an entry added in one appears in the other without
 });
 
 test('editing an entry in the form rewrites only what changed and keeps unknown fields', async () => {
-  const context = await newContext(browser);
-  const page = await openPage(context, worker.url, '/log');
+  const context = await newContext(shared.browser);
+  const page = await openPage(context, shared.worker.url, '/log');
   await page.locator('#log-empty').waitFor();
   await page.fill('#import-paste', HAND_EDITED);
   await page.click('#import-paste-preview');
@@ -160,16 +142,15 @@ test('editing an entry in the form rewrites only what changed and keeps unknown 
   await form.getByLabel('Built').fill('the whole embedding table');
   await form.getByRole('button', { name: 'Save the entry' }).click();
   await page.getByText('the whole embedding table').waitFor();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-log-download')]);
-  const text = readFileSync(await download.path(), 'utf8');
+  const text = await exportFile(page, 'log');
   // A textarea turns CRLF into LF (the HTML standard says so); the file picker keeps every byte.
   assert.equal(text, HAND_EDITED.replaceAll('\r\n', '\n').replace('* **Built**: half the embedding table ', '* **Built**: the whole embedding table'));
   await context.close();
 });
 
 test('a write the browser refuses is shown to the reader, and nothing on the page pretends it saved', async () => {
-  const context = await newContext(browser);
-  const page = await openPage(context, worker.url, '/log');
+  const context = await newContext(shared.browser);
+  const page = await openPage(context, shared.worker.url, '/log');
   await page.locator('#log-empty').waitFor();
   // Another tab (simulated) upgrades the database past this version of the app.
   await page.evaluate(

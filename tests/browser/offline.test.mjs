@@ -1,27 +1,19 @@
 // Offline-first: after one online visit, the browser offline and the worker stopped, a reload
 // still shows the book, the guide and the log (the service worker's cache and IndexedDB).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { env, startWorker, launchBrowser, newContext, openPage, viewports } from './harness.mjs';
+import { sharedSetup, env, startWorker, newContext, openPage, viewports } from './harness.mjs';
 
-let browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const shared = sharedSetup({ worker: false });
 
 const LOG = '### 2026-07-22 — S1.3 (KV-cache budget) — DONE\n- **Done-when**: test_m02_kv_budget.py ✅\n';
 
 test('offline with the worker stopped: book, guide and log still work after a reload', async () => {
   const worker = await startWorker();
-  const context = await newContext(browser, { viewport: viewports.phone });
+  const context = await newContext(shared.browser, { viewport: viewports.phone });
   try {
     const page = await openPage(context, worker.url, '/log');
     // First visit: the service worker installs and precaches the shell and the book.
@@ -63,7 +55,7 @@ test('a new build reaches the next online visit; the open tab keeps working', as
   cpSync(env.site, site, { recursive: true });
   let worker = await startWorker({ site });
   const port = new URL(worker.url).port;
-  const context = await newContext(browser);
+  const context = await newContext(shared.browser);
   try {
     const old = await openPage(context, worker.url, '/book');
     await old.evaluate(() => navigator.serviceWorker.ready);

@@ -1,32 +1,14 @@
 // The profile: onboarding writes PROFILE.md (hard mode caps the ladder at 3); an imported,
 // hand-edited PROFILE.md is kept byte for byte, and changing one answer rewrites only that line.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { startWorker, launchBrowser, newContext, openPage, viewports } from './harness.mjs';
+import { sharedSetup, newContext, openPage, viewports, exportFile } from './harness.mjs';
 
-let worker;
-let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
-
-async function exported(page) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-profile-download')]);
-  assert.equal(download.suggestedFilename(), 'PROFILE.md');
-  return readFileSync(await download.path(), 'utf8');
-}
+const shared = sharedSetup();
 
 test('onboarding writes the profile; hard mode caps the ladder at rung 3', async () => {
-  const context = await newContext(browser, { viewport: viewports.phone });
-  const page = await openPage(context, worker.url, '/profile');
+  const context = await newContext(shared.browser, { viewport: viewports.phone });
+  const page = await openPage(context, shared.worker.url, '/profile');
   await page.locator('#onboarding').waitFor();
   await page.getByLabel('Background').fill('Python developer, some PyTorch');
   await page.getByLabel('Goal').fill('understand transformers by building one');
@@ -36,7 +18,7 @@ test('onboarding writes the profile; hard mode caps the ladder at rung 3', async
   await page.getByText('The ladder will stop at rung 3.').waitFor();
   await page.click('#profile-save');
   await page.getByText('Profile saved.').waitFor();
-  const text = await exported(page);
+  const text = await exportFile(page, 'profile');
   assert.match(text, /- \*\*Background\*\*: Python developer, some PyTorch/);
   assert.match(text, /- \*\*Pace\*\*: 30/);
   assert.match(text, /- \*\*Hard mode\*\*: yes/);
@@ -50,18 +32,18 @@ test('onboarding writes the profile; hard mode caps the ladder at rung 3', async
 
 test('an imported hand-edited PROFILE.md exports byte for byte; one change rewrites one line', async () => {
   const hand = '# Profile\r\n\r\nNotes: I read on the train.\r\n\r\n* **Background**: C programmer\r\n* **Pace**: 60 minutes\r\n* **Editor**: vim\r\n* **Hint cap**: 4';
-  const context = await newContext(browser);
-  const page = await openPage(context, worker.url, '/profile');
+  const context = await newContext(shared.browser);
+  const page = await openPage(context, shared.worker.url, '/profile');
   await page.setInputFiles('#profile-file', { name: 'PROFILE.md', mimeType: 'text/markdown', buffer: Buffer.from(hand) });
   await page.locator('#profile-preview').waitFor();
   await page.click('#profile-accept');
   await page.getByText('Profile imported.').waitFor();
-  assert.equal(await exported(page), hand);
+  assert.equal(await exportFile(page, 'profile'), hand);
   await page.reload();
   await page.locator('#onboarding').waitFor();
   await page.getByLabel('Background').fill('C and Python programmer');
   await page.click('#profile-save');
   await page.getByText('Profile saved.').waitFor();
-  assert.equal(await exported(page), hand.replace('C programmer', 'C and Python programmer'));
+  assert.equal(await exportFile(page, 'profile'), hand.replace('C programmer', 'C and Python programmer'));
   await context.close();
 });

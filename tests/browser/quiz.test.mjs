@@ -3,9 +3,9 @@
 // finish with a score and links to re-read, save the session's log entry with the score as its
 // Done-when and export it), take it again and get different questions; the next day, review
 // shows the missed questions and a rating takes one off today's list.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWorker, launchBrowser, newContext, openPage, viewports, horizontalOverflow, downloadText } from './harness.mjs';
+import { sharedSetup, newContext, openPage, viewports, horizontalOverflow, exportFile } from './harness.mjs';
 
 const SESSION = 'S0.3';
 const DAY = new Date('2026-07-22T09:30:00');
@@ -29,21 +29,10 @@ function repeatableRandom() {
   };
 }
 
-let worker;
-let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+const shared = sharedSetup();
 
 async function phone() {
-  const context = await newContext(browser, { viewport: viewports.phone });
+  const context = await newContext(shared.browser, { viewport: viewports.phone });
   await context.addInitScript(repeatableRandom);
   await context.clock.setFixedTime(DAY);
   const apiCalls = [];
@@ -89,7 +78,7 @@ const canAnswerRight = (q) => q.kind !== 'numeric' || /^-?\d+( |$)/.test(q.expec
 test(`a read-only session's quiz on a phone: answer, explain, reveal, score, re-read, a new attempt, then review (${SESSION})`, async () => {
   // A scout reveals every answer of the first attempt.
   const scout = await phone();
-  const scoutPage = await openPage(scout.context, worker.url, `/quiz/${SESSION}`);
+  const scoutPage = await openPage(scout.context, shared.worker.url, `/quiz/${SESSION}`);
   const key = [];
   for (;;) {
     const q = await current(scoutPage);
@@ -106,7 +95,7 @@ test(`a read-only session's quiz on a phone: answer, explain, reveal, score, re-
   assert.ok(right >= 0, 'some question can be answered right for sure');
 
   const { context, apiCalls } = await phone();
-  const page = await openPage(context, worker.url, `/quiz/${SESSION}`);
+  const page = await openPage(context, shared.worker.url, `/quiz/${SESSION}`);
   const first = [];
   for (let i = 0; i < key.length; i++) {
     const q = await current(page);
@@ -202,12 +191,10 @@ test(`a read-only session's quiz on a phone: answer, explain, reveal, score, re-
   await page.fill('#entry-built', 'read the chapter, then its quiz');
   await page.click('#entry-save');
   await page.locator('#quiz-logged').waitFor();
-  await page.goto(new URL('/log', worker.url).href);
+  await page.goto(new URL('/log', shared.worker.url).href);
   await page.locator('#entries article', { hasText: `quiz ${got}/${total}` }).waitFor();
-  const exported = await downloadText(page, '#export-log-download');
-  assert.equal(exported.name, 'PROGRESS.md');
   assert.equal(
-    exported.text,
+    await exportFile(page, 'log'),
     [
       `### 2026-07-22 — ${SESSION} (${title}) — DONE`,
       '- **Built**: read the chapter, then its quiz',
@@ -218,7 +205,7 @@ test(`a read-only session's quiz on a phone: answer, explain, reveal, score, re-
     ].join('\n'),
   );
   // Back to the quiz: the finished attempt is still there, and knows it is logged.
-  await page.goto(new URL(`/quiz/${SESSION}`, worker.url).href);
+  await page.goto(new URL(`/quiz/${SESSION}`, shared.worker.url).href);
   await page.locator('#quiz-logged').waitFor();
   assert.equal(await page.locator('#entry-save').count(), 0, 'no second entry for the same attempt');
 
@@ -239,7 +226,7 @@ test(`a read-only session's quiz on a phone: answer, explain, reveal, score, re-
   assert.deepEqual(page.errors, []);
 
   // Review: nothing is due the day of the quiz; the next day the misses are.
-  await page.goto(new URL('/review', worker.url).href);
+  await page.goto(new URL('/review', shared.worker.url).href);
   assert.equal(await page.locator('#review-due-count').getAttribute('data-count'), '0');
   await context.clock.setFixedTime(NEXT_DAY);
   await page.reload();
@@ -265,7 +252,7 @@ test(`a read-only session's quiz on a phone: answer, explain, reveal, score, re-
 test('Phase 0 is skipped only through its quiz, and the profile records it', async () => {
   // A scout reveals the answers of the first Phase 0 attempt.
   const scout = await phone();
-  const scoutPage = await openPage(scout.context, worker.url, '/profile');
+  const scoutPage = await openPage(scout.context, shared.worker.url, '/profile');
   await scoutPage.click('#phase0-start');
   const key = [];
   for (;;) {
@@ -285,7 +272,7 @@ test('Phase 0 is skipped only through its quiz, and the profile records it', asy
   assert.equal(new Set(key.map((q) => q.key.split('/')[0])).size, 7);
 
   const { context } = await phone();
-  const page = await openPage(context, worker.url, '/profile');
+  const page = await openPage(context, shared.worker.url, '/profile');
   assert.equal(await page.locator('#phase0-skipped').count(), 0);
   await page.click('#phase0-start');
   for (const want of key) {
@@ -310,9 +297,7 @@ test('Phase 0 is skipped only through its quiz, and the profile records it', asy
   await page.reload();
   await page.locator('#phase0-skipped').waitFor();
   await page.locator('#phase0-decision', { hasText: passed }).waitFor();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-profile-download')]);
-  const { readFileSync } = await import('node:fs');
-  assert.match(readFileSync(await download.path(), 'utf8'), /^- \*\*Phase 0 skipped\*\*: yes$/m);
+  assert.match(await exportFile(page, 'profile'), /^- \*\*Phase 0 skipped\*\*: yes$/m);
   assert.deepEqual(page.errors, []);
   await context.close();
 });

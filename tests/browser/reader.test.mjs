@@ -1,24 +1,13 @@
 // The reader's journey: from the table of contents to the chapter that holds S1.3, its card
 // inline at the section its Read line points to, Start leading to the session; the drawer and
 // previous/next on a phone, search, the theme toggle, and the place the reader left off.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { env, startWorker, launchBrowser, newContext, openPage, appReady, viewports } from './harness.mjs';
+import { sharedSetup, env, newContext, openPage, appReady, viewports } from './harness.mjs';
 
-let worker;
-let browser;
-
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+const shared = sharedSetup();
 
 /// Where the book's own files say S1.3's card belongs: its first Read link.
 function s13Target() {
@@ -34,8 +23,8 @@ function s13Target() {
 for (const [name, viewport] of Object.entries(viewports)) {
   test(`follow the contents to S1.3's chapter, see its card at its section, start it (${name})`, async () => {
     const { route, anchor, title } = s13Target();
-    const context = await newContext(browser, { viewport });
-    const page = await openPage(context, worker.url, '/');
+    const context = await newContext(shared.browser, { viewport });
+    const page = await openPage(context, shared.worker.url, '/');
     await page.locator('#toc').getByRole('link', { name: title, exact: false }).first().click();
     await page.waitForURL((url) => url.pathname === route);
     const card = page.locator('section.card[data-card="S1.3"]');
@@ -54,8 +43,8 @@ for (const [name, viewport] of Object.entries(viewports)) {
 }
 
 test('on a phone: the contents drawer, previous and next, search, theme, and where I left off', async () => {
-  const context = await newContext(browser, { viewport: viewports.phone });
-  const page = await openPage(context, worker.url, '/book');
+  const context = await newContext(shared.browser, { viewport: viewports.phone });
+  const page = await openPage(context, shared.worker.url, '/book');
   // The sidebar is hidden at this width; the drawer holds the contents.
   assert.equal(await page.locator('.toc-sidebar').isVisible(), false);
   await page.locator('.toc-drawer summary').click();
@@ -89,13 +78,13 @@ test('on a phone: the contents drawer, previous and next, search, theme, and whe
   assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), after);
 
   // Home offers to continue where the reader was.
-  await page.goto(new URL(third, worker.url).href);
+  await page.goto(new URL(third, shared.worker.url).href);
   await appReady(page);
   await page.locator('article.chapter').waitFor();
-  await page.goto(worker.url);
+  await page.goto(shared.worker.url);
   const resume = page.getByRole('link', { name: 'Continue reading' });
   await resume.waitFor();
-  assert.equal(new URL(await resume.getAttribute('href'), worker.url).pathname, third);
+  assert.equal(new URL(await resume.getAttribute('href'), shared.worker.url).pathname, third);
   assert.deepEqual(page.errors, []);
   await context.close();
 });
@@ -120,17 +109,17 @@ function pageSummary() {
 test('a chapter page reads before the app arrives, and the app takes it over with the same page, without a shift', async () => {
   const { route } = s13Target();
   // The worker sends the chapter already rendered: with JavaScript off, it is all there.
-  const raw = await (await fetch(new URL(route, worker.url))).text();
+  const raw = await (await fetch(new URL(route, shared.worker.url))).text();
   assert.match(raw, /<div id="prerender">/);
-  const still = await browser.newContext({ viewport: viewports.phone, javaScriptEnabled: false });
+  const still = await shared.browser.newContext({ viewport: viewports.phone, javaScriptEnabled: false });
   const copy = await still.newPage();
-  await copy.goto(new URL(route, worker.url).href);
+  await copy.goto(new URL(route, shared.worker.url).href);
   assert.ok(await copy.locator('#prerender article.chapter h1').isVisible());
   assert.ok(await copy.locator('#prerender section.card[data-card="S1.3"]').isVisible());
   const before = await copy.evaluate(pageSummary);
   await still.close();
 
-  const context = await newContext(browser, { viewport: viewports.phone });
+  const context = await newContext(shared.browser, { viewport: viewports.phone });
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (err) => page.errors.push(err.message));
@@ -138,7 +127,7 @@ test('a chapter page reads before the app arrives, and the app takes it over wit
     window.__shifts = [];
     new PerformanceObserver((list) => window.__shifts.push(...list.getEntries().map((e) => e.value))).observe({ type: 'layout-shift', buffered: true });
   });
-  await page.goto(new URL(route, worker.url).href);
+  await page.goto(new URL(route, shared.worker.url).href);
   await appReady(page);
   await page.locator('section.card[data-card="S1.3"] .badge', { hasText: 'not started' }).waitFor();
   const after = await page.evaluate(pageSummary);
