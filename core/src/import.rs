@@ -58,9 +58,9 @@ fn listed(entry: &Entry) -> Listed {
 pub fn preview(current: &str, incoming: &str) -> Preview {
     let (ours, _) = progress::parse(current);
     let (theirs, _) = progress::parse(incoming);
-    let have: Vec<(EntryKey, String)> = ours.entries.iter().map(|e| (e.key(), normalised(&e.raw()))).collect();
+    let have: Vec<(EntryKey, String)> = ours.entries.iter().map(|e| (e.key(), normalised(e.raw()))).collect();
     let (unchanged, added): (Vec<&Entry>, Vec<&Entry>) =
-        theirs.entries.iter().partition(|e| have.contains(&(e.key(), normalised(&e.raw()))));
+        theirs.entries.iter().partition(|e| have.contains(&(e.key(), normalised(e.raw()))));
     let our_lines: Vec<&str> = ours.preamble.lines().map(str::trim_end).collect();
     let added_preamble_lines =
         theirs.preamble.lines().map(str::trim_end).filter(|l| !l.is_empty() && !our_lines.contains(l)).count();

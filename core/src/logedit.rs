@@ -69,7 +69,7 @@ pub fn edit_entry(text: &str, index: usize, edit: &EntryEdit) -> String {
         let first = field.line - entry.line;
         let last = field.last_line - entry.line;
         last_field_line = last_field_line.max(last);
-        if *name == field.name && one_line(value) == one_line(&field.value) {
+        if *name == field.name && one_line(value) == one_line(field.value) {
             continue;
         }
         // Keep the bullet and indent the reader used.
@@ -110,7 +110,7 @@ pub fn edit_entry(text: &str, index: usize, edit: &EntryEdit) -> String {
     }
     let mut result = log.preamble.clone();
     for (i, e) in log.entries.iter().enumerate() {
-        result.push_str(if i == index { &raw } else { &e.raw() });
+        result.push_str(if i == index { &raw } else { e.raw() });
     }
     result
 }

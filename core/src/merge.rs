@@ -84,7 +84,7 @@ fn items(side: Side, entries: &[Entry]) -> Vec<Item<'_>> {
                 side,
                 entry: e,
                 sort_date: last,
-                content: progress::normalized(&e.raw()),
+                content: progress::normalized(e.raw()),
                 canonical: progress::normalized(&progress::fmt_entry(e, "\n")),
                 key: e.key(),
             }
@@ -189,7 +189,7 @@ pub fn merge(a: &str, b: &str) -> Merged {
             end_line(&mut text, eol);
             line += 1;
         }
-        let mut raw = with_eol(&it.entry.raw(), eol);
+        let mut raw = with_eol(it.entry.raw(), eol);
         // Every entry ends with a line ending, and one blank line separates it from the next.
         end_line(&mut raw, eol);
         if i + 1 < n && !raw.ends_with(&format!("{eol}{eol}")) {

@@ -811,11 +811,11 @@ fn read_pick(text: &str, options: &[String]) -> Option<usize> {
         return Some(i);
     }
     let mut chars = t.chars();
-    if let (Some(c), None) = (chars.next(), chars.next()) {
-        if c.is_ascii_alphabetic() {
-            let i = (c.to_ascii_uppercase() as u8 - b'A') as usize;
-            return (i < options.len()).then_some(i);
-        }
+    if let (Some(c), None) = (chars.next(), chars.next())
+        && c.is_ascii_alphabetic()
+    {
+        let i = (c.to_ascii_uppercase() as u8 - b'A') as usize;
+        return (i < options.len()).then_some(i);
     }
     t.parse::<usize>().ok().filter(|&n| n >= 1 && n <= options.len()).map(|n| n - 1)
 }
@@ -895,11 +895,12 @@ fn split_number(text: &str) -> Option<(f64, &str)> {
     }
     let mut value: f64 = digits.parse().ok()?;
     // Exponent: e6, E-3.
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        if let Some((e, len)) = read_int(&b[i + 1..]) {
-            value *= libm::pow(10.0, e as f64);
-            i += 1 + len;
-        }
+    if i < b.len()
+        && (b[i] == b'e' || b[i] == b'E')
+        && let Some((e, len)) = read_int(&b[i + 1..])
+    {
+        value *= libm::pow(10.0, e as f64);
+        i += 1 + len;
     }
     // "× 10^6", "x 10^6", "* 10^6", "·10^6", or a power "2^20".
     let rest = &text[i..];

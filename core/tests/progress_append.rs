@@ -101,5 +101,5 @@ fn newlines_in_values_cannot_break_the_entry() {
     let text = e.to_text();
     let (log, _) = progress::parse(&text);
     assert_eq!(log.entries.len(), 1);
-    assert_eq!(log.entries[0].built().as_deref(), Some("line one line two ### 2026-01-01 — S9 — DONE"));
+    assert_eq!(log.entries[0].built(), Some("line one line two ### 2026-01-01 — S9 — DONE"));
 }

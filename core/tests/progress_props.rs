@@ -240,7 +240,7 @@ fn ten_kilobyte_lines_round_trip_and_read() {
     assert_eq!(progress::print(&log), text);
     assert!(diags.is_empty(), "{diags:?}");
     let e = &log.entries[0];
-    assert_eq!(e.built().as_deref(), Some(long.trim()));
+    assert_eq!(e.built(), Some(long.trim()));
     assert_eq!(e.sticking_point().unwrap().rung, Some(2));
     assert_eq!(e.status, Some(Status::Done));
 }

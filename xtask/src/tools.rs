@@ -90,10 +90,10 @@ fn locked_version(name: &str) -> anyhow::Result<String> {
     let lock = std::fs::read_to_string(root().join("Cargo.lock")).context("cannot read Cargo.lock")?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
-        if line == format!("name = \"{name}\"") {
-            if let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \"")) {
-                return Ok(v.trim_end_matches('"').to_owned());
-            }
+        if line == format!("name = \"{name}\"")
+            && let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \""))
+        {
+            return Ok(v.trim_end_matches('"').to_owned());
         }
     }
     bail!("{name} is not in Cargo.lock: run `cargo generate-lockfile`")

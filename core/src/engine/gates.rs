@@ -156,14 +156,14 @@ pub fn check(input: &Input<'_>) -> GateReport {
     for (k, e) in log.entries.iter().enumerate() {
         let earlier = &log.entries[..k];
         let later = &log.entries[k + 1..];
-        let this = card(&e.session());
+        let this = card(e.session());
 
         // session-exists
-        if !e.session().is_empty() && this.is_none() && !(e.status == Some(Status::Skipped) && phase0(&e.session())) {
+        if !e.session().is_empty() && this.is_none() && !(e.status == Some(Status::Skipped) && phase0(e.session())) {
             push(
                 Gate::SessionExists,
                 e.line,
-                &e.session(),
+                e.session(),
                 format!("session `{}` is not a card of the Session Guide: check the id (cards look like S1.3)", e.session()),
             );
         }
@@ -172,15 +172,15 @@ pub fn check(input: &Input<'_>) -> GateReport {
         if let Some(c) = this
             && matches!(e.status, Some(Status::Done | Status::Partial))
         {
-            let skipped_before = input.phase0_skipped || earlier.iter().any(|p| p.status == Some(Status::Skipped) && phase0(&p.session()));
+            let skipped_before = input.phase0_skipped || earlier.iter().any(|p| p.status == Some(Status::Skipped) && phase0(p.session()));
             for need in &c.needs {
-                let done = earlier.iter().any(|p| &p.session() == need && p.status == Some(Status::Done))
+                let done = earlier.iter().any(|p| p.session() == need && p.status == Some(Status::Done))
                     || (skipped_before && card(need).is_some_and(|n| n.phase == 0));
                 if !done {
                     push(
                         Gate::NeedsDoneBefore,
                         e.line,
-                        &e.session(),
+                        e.session(),
                         format!("{} comes before its prerequisite {need} is DONE in the log: take {need} first, or move this entry below it", e.session()),
                     );
                 }
@@ -196,13 +196,13 @@ pub fn check(input: &Input<'_>) -> GateReport {
         if let Some(rung) = e.sticking_point().and_then(|s| s.rung) {
             let line = field_line(e, "Sticking point");
             if !(1..=4).contains(&rung) {
-                push(Gate::RungWithinCap, line, &e.session(), format!("ladder rung {rung} does not exist: rungs go from 1 (point) to 4 (one line)"));
+                push(Gate::RungWithinCap, line, e.session(), format!("ladder rung {rung} does not exist: rungs go from 1 (point) to 4 (one line)"));
             } else if rung > input.hint_cap {
                 let mode = if input.hint_cap == 3 { " (hard mode)" } else { "" };
                 push(
                     Gate::RungWithinCap,
                     line,
-                    &e.session(),
+                    e.session(),
                     format!("ladder rung {rung} is above the profile's hint cap of {}{mode}: the ladder never goes past the cap", input.hint_cap),
                 );
             }
@@ -211,7 +211,7 @@ pub fn check(input: &Input<'_>) -> GateReport {
         // date-not-in-future, log-in-order
         if let Some(date) = e.date {
             if date > input.today {
-                push(Gate::DateNotInFuture, e.line, &e.session(), format!("dated {date}, after today ({}): fix the date", input.today));
+                push(Gate::DateNotInFuture, e.line, e.session(), format!("dated {date}, after today ({}): fix the date", input.today));
             }
             if let Some((before, line)) = latest_date
                 && date < before
@@ -219,7 +219,7 @@ pub fn check(input: &Input<'_>) -> GateReport {
                 push(
                     Gate::LogInOrder,
                     e.line,
-                    &e.session(),
+                    e.session(),
                     format!("dated {date}, before the entry at line {line} ({before}): entries go oldest first"),
                 );
             }
@@ -232,14 +232,14 @@ pub fn check(input: &Input<'_>) -> GateReport {
         if let Some(next) = &e.next() {
             let line = field_line(e, "Next");
             let last_card = guide.cards.last().is_some_and(|c| c.id == e.session());
-            match next.session.as_deref() {
+            match next.session {
                 None if !last_card => push(
                     Gate::NextIsReal,
                     line,
-                    &e.session(),
+                    e.session(),
                     "Next names no session: start it with the id of the session that comes next, like `S1.4 — why`".to_owned(),
                 ),
-                Some(s) if card(s).is_none() => push(Gate::NextIsReal, line, &e.session(), format!("Next names `{s}`, which is not a card of the Session Guide")),
+                Some(s) if card(s).is_none() => push(Gate::NextIsReal, line, e.session(), format!("Next names `{s}`, which is not a card of the Session Guide")),
                 _ => {}
             }
         }
@@ -253,7 +253,7 @@ pub fn check(input: &Input<'_>) -> GateReport {
                 push(
                     Gate::PartialResumed,
                     after.line,
-                    &after.session(),
+                    after.session(),
                     format!("{} was left PARTIAL at line {} and this entry is {}: resume {} at its Midpoint first", e.session(), e.line, after.session(), e.session()),
                 );
             }
@@ -269,30 +269,30 @@ fn done_is_green(e: &Entry, runs: &[RunRecord], push: &mut impl FnMut(Gate, usiz
     let line = field_line(e, "Done-when");
     let verified: Vec<RunRecord> = runs.iter().filter(|r| r.source == RunSource::Verified).cloned().collect();
     let claimed: Vec<RunRecord> = runs.iter().filter(|r| r.source == RunSource::SelfReported).cloned().collect();
-    let latest_verified = latest_outcome(&verified, &e.session());
+    let latest_verified = latest_outcome(&verified, e.session());
     let mark = e.done_when().and_then(|d| d.mark);
     match (mark, latest_verified) {
         (Some(Mark::Fail), _) => push(
             Gate::DoneIsGreen,
             line,
-            &e.session(),
+            e.session(),
             format!("{} is DONE but its Done-when is ❌: a DONE needs a green run; log it as PARTIAL or run it again", e.session()),
         ),
         (_, Some(Outcome::Pass)) => {}
         (Some(Mark::Pass), Some(other)) => push(
             Gate::DoneIsGreen,
             line,
-            &e.session(),
+            e.session(),
             format!("{} says ✅ but its latest verified run is {}: run the Done-when again", e.session(), outcome_word(other)),
         ),
         (Some(Mark::Pass), None) => self_reported.push(SelfReported { line, session: e.session().to_string() }),
-        (None, _) if latest_outcome(&claimed, &e.session()) == Some(Outcome::Pass) => {
+        (None, _) if latest_outcome(&claimed, e.session()) == Some(Outcome::Pass) => {
             self_reported.push(SelfReported { line, session: e.session().to_string() })
         }
         (None, _) => push(
             Gate::DoneIsGreen,
             line,
-            &e.session(),
+            e.session(),
             format!("{} is DONE with no green run on record: run its Done-when, then record ✅", e.session()),
         ),
     }
@@ -310,5 +310,5 @@ fn outcome_word(o: Outcome) -> &'static str {
 /// The line of a known field of an entry, else the heading's line.
 fn field_line(e: &Entry, name: &str) -> usize {
     let key = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
-    e.fields().find(|f| key(&f.name) == key(name)).map_or(e.line, |f| f.line)
+    e.fields().find(|f| key(f.name) == key(name)).map_or(e.line, |f| f.line)
 }

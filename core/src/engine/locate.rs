@@ -76,7 +76,7 @@ pub fn latest_outcome(runs: &[RunRecord], session: &str) -> Option<Outcome> {
 /// Whether Phase 0 counts as skipped: the profile says so, or the log recorded the skip.
 pub fn phase0_skipped(cx: &Context<'_>) -> bool {
     cx.phase0_skipped
-        || cx.log.entries.iter().any(|e| e.status == Some(Status::Skipped) && is_phase0(&e.session()))
+        || cx.log.entries.iter().any(|e| e.status == Some(Status::Skipped) && is_phase0(e.session()))
 }
 
 fn is_phase0(session: &str) -> bool {
@@ -103,7 +103,7 @@ pub fn open_partial(cx: &Context<'_>) -> Option<(String, usize)> {
         let open = e.status == Some(Status::Partial)
             && cx.guide.cards.iter().any(|c| c.id == e.session())
             && !entries[k + 1..].iter().any(|l| l.session() == e.session() && l.status == Some(Status::Done))
-            && !is_done(cx, &e.session());
+            && !is_done(cx, e.session());
         open.then(|| (e.session().to_string(), e.line))
     })
 }
@@ -207,7 +207,7 @@ pub struct RetrievalCheck {
 pub fn retrieval_check(guide: &Guide, bank: &QuizBank, log: &ProgressLog, seed: u64) -> Option<RetrievalCheck> {
     let last = log.entries.last()?;
     let sp = last.sticking_point().filter(|s| !s.is_none())?;
-    let about = |id: &str| bank.topic(id).is_some_and(|t| t.themes.iter().any(|th| matches_theme(&sp.text, th)));
+    let about = |id: &str| bank.topic(id).is_some_and(|t| t.themes.iter().any(|th| matches_theme(sp.text, th)));
     let own: Vec<&str> = guide.cards.iter().filter(|c| c.id == last.session()).flat_map(|c| c.quiz.iter().map(String::as_str)).collect();
     let topic = own.into_iter().find(|id| about(id)).or_else(|| bank.topics.iter().map(|t| t.id.as_str()).find(|id| about(id)));
     let question = topic.and_then(|id| bank.topic(id)).and_then(|t| quiz::question(t, seed));

@@ -135,7 +135,7 @@ pub fn remediation(guide: &Guide, log: &ProgressLog) -> Option<Offer> {
     let mut groups: Vec<(String, &str, Vec<&Entry>)> = Vec::new();
     for e in recent {
         let text = &e.sticking_point()?.text;
-        let Some((_, theme)) = theme_of(guide, &e.session(), text) else { continue };
+        let Some((_, theme)) = theme_of(guide, e.session(), text) else { continue };
         let key = normalise(theme);
         match groups.iter_mut().find(|(k, _, _)| *k == key) {
             Some(g) => g.2.push(e),

@@ -189,7 +189,7 @@ pub fn add_missed(queue: &Queue, score: &crate::quiz::Score, today: i64) -> Queu
 pub fn add_sticking_points(queue: &Queue, log: &crate::progress::ProgressLog, today: i64) -> Queue {
     log.entries.iter().fold(queue.clone(), |q, e| {
         let Some(sp) = e.sticking_point().filter(|s| !s.is_none()) else { return q };
-        let concept = crate::engine::remediation::normalise(&sp.text);
+        let concept = crate::engine::remediation::normalise(sp.text);
         if concept.is_empty() {
             return q;
         }
@@ -217,7 +217,7 @@ pub fn review(params: &Params, queue: &Queue, id: &str, rating: Rating, today: i
 
 /// The items due on `today`, at most `limit`: most overdue relative to their stability first
 /// (lowest recall probability), new items after reviewed ones, ties by subject for a stable order.
-pub fn due<'q>(queue: &'q Queue, today: i64, limit: usize) -> Vec<&'q Item> {
+pub fn due(queue: &Queue, today: i64, limit: usize) -> Vec<&Item> {
     let mut due: Vec<(&Item, u64)> = queue
         .items
         .iter()
