@@ -294,6 +294,9 @@ fn preflights_are_answered_for_allowed_origins_only() {
 #[test]
 fn the_site_carries_security_headers_and_is_compressed() {
     let dir = tempfile::tempdir().unwrap();
+    let site = fixture_site(dir.path());
+    std::fs::write(site.join("pre.css"), "p { color: red }\n").unwrap();
+    std::fs::write(site.join("pre.css.br"), "brotli bytes from the build").unwrap();
     let w = worker(dir.path());
     let host = w.host();
     let r = w.raw(&format!("GET / HTTP/1.1\r\nHost: {host}"), "");
@@ -321,6 +324,13 @@ fn the_site_carries_security_headers_and_is_compressed() {
         let r = w.raw(&format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept-Encoding: br"), "");
         assert_eq!(r.header("content-encoding"), Some("br"), "{path} is compressed");
     }
+    // A file precompressed at build time (`cargo xtask` writes `.br`/`.gz` beside the assets) is
+    // sent as it is, not compressed again per response.
+    let r = w.raw(&format!("GET /pre.css HTTP/1.1\r\nHost: {host}\r\nAccept-Encoding: gzip, br"), "");
+    assert_eq!((r.status, r.header("content-encoding")), (200, Some("br")));
+    assert_eq!(r.body, "brotli bytes from the build");
+    let r = w.raw(&format!("GET /pre.css HTTP/1.1\r\nHost: {host}"), "");
+    assert_eq!((r.header("content-encoding"), r.body.as_str()), (None, "p { color: red }\n"), "identity without Accept-Encoding");
     let r = w.raw(&format!("GET /api/nothing-here HTTP/1.1\r\nHost: {host}\r\nX-Bookside-Token: {}", w.token), "");
     assert_eq!(r.status, 404, "unknown API paths are JSON 404s, not the app");
     assert_eq!(r.json()["error"], "not-found");

@@ -2,6 +2,7 @@
 //! each installs what is missing on a fresh machine (and only that) before doing its work.
 
 mod bench;
+mod compress;
 mod fuzz;
 mod smoke;
 mod tools;
@@ -119,7 +120,8 @@ fn dist() -> anyhow::Result<()> {
 
 fn build_site(tools: &tools::BuildTools) -> anyhow::Result<()> {
     run(Command::new(&tools.trunk).args(["build", "--release"]).current_dir(root()).env("PATH", &tools.path))?;
-    check_wasm_optimised()
+    check_wasm_optimised()?;
+    compress::precompress(&root().join("dist"))
 }
 
 /// Trunk skips wasm-opt silently when it cannot find a matching one; a release site must have
