@@ -351,9 +351,16 @@ fn list_item(line: &str) -> Option<(usize, &str)> {
     rest.starts_with([' ', '\t']).then(|| (indent, rest.trim()))
 }
 
-/// `[Title](path)` (the whole of `s`) → (title, path). Brackets may nest in the title; the path
-/// may be wrapped in `<…>` and followed by a quoted title, as in CommonMark.
+/// `[Title](path)` (the whole of `s`) → (title, path), with the title's escaped brackets read.
 fn link(s: &str) -> Option<(String, &str)> {
+    let (title, target) = markdown_link(s)?;
+    Some((title.replace("\\[", "[").replace("\\]", "]"), target))
+}
+
+/// `[text](target)` (the whole of `s`) → (text as written, target). Brackets may nest or be
+/// escaped in the text; the target may be wrapped in `<…>` and followed by a quoted title, as in
+/// CommonMark. SUMMARY.md entries and the guide's Read items both use it.
+pub(crate) fn markdown_link(s: &str) -> Option<(&str, &str)> {
     let rest = s.strip_prefix('[')?;
     let mut depth = 1usize;
     let mut close = None;
@@ -374,13 +381,12 @@ fn link(s: &str) -> Option<(String, &str)> {
         }
     }
     let close = close?;
-    let title = rest[..close].replace("\\[", "[").replace("\\]", "]");
     let target = rest[close + 1..].strip_prefix('(')?.strip_suffix(')')?.trim();
     let target = match target.strip_prefix('<') {
         Some(t) => t.split_once('>').map_or(t, |(p, _)| p),
         None => target.split_once(char::is_whitespace).map_or(target, |(p, _)| p),
     };
-    Some((title, target))
+    Some((&rest[..close], target))
 }
 
 /// The ids of a chapter's headings, for tests and tools that check links.

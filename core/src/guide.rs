@@ -955,7 +955,7 @@ fn split_read(value: &str) -> Vec<&str> {
 }
 
 fn parse_read_item(item: &str, guide_file: &str) -> ReadItem {
-    if let Some((text, target)) = markdown_link(item) {
+    if let Some((text, target)) = crate::book::markdown_link(item) {
         let (path, anchor) = match target.split_once('#') {
             Some((p, a)) => (p, Some(a.to_owned())),
             None => (target, None),
@@ -971,34 +971,6 @@ fn parse_read_item(item: &str, guide_file: &str) -> ReadItem {
         return ReadItem::Notebook { path: path.to_owned(), cells: cell_range(after) };
     }
     ReadItem::Other(item.to_owned())
-}
-
-/// `[text](target)` (optionally with a `"title"`), the whole item.
-fn markdown_link(item: &str) -> Option<(&str, &str)> {
-    let rest = item.strip_prefix('[')?;
-    let mut depth = 1usize;
-    let mut close = None;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '[' => depth += 1,
-            ']' => {
-                depth -= 1;
-                if depth == 0 {
-                    close = Some(i);
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    let close = close?;
-    let text = &rest[..close];
-    let target = rest[close + 1..].strip_prefix('(')?.strip_suffix(')')?.trim();
-    let target = match target.strip_prefix('<') {
-        Some(t) => t.split_once('>').map_or(t, |(p, _)| p),
-        None => target.split_once(char::is_whitespace).map_or(target, |(p, _)| p),
-    };
-    Some((text, target))
 }
 
 /// ` cells 2–5` → (2, 5); ` cell 3` → (3, 3).

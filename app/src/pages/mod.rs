@@ -13,6 +13,15 @@ pub mod session;
 
 use leptos::prelude::*;
 
+/// What `/session/:id` and `/quiz/:id` show for an id the Session Guide does not have.
+#[component]
+pub fn UnknownCard(id: String) -> impl IntoView {
+    view! {
+        <h1>"Unknown session"</h1>
+        <p>"The Session Guide has no card " <code>{id}</code> ". " <a href="/guide">"Pick one in the guide"</a></p>
+    }
+}
+
 #[component]
 pub fn NotFound() -> impl IntoView {
     view! {

@@ -53,10 +53,7 @@ pub fn QuizPage() -> impl IntoView {
                             <p>"This session ends with its Done-when test, not a quiz. "
                                 <a href=format!("/session/{}", card.id)>"Open the session"</a></p>
                         }.into_any(),
-                        None => view! {
-                            <h1>"Unknown session"</h1>
-                            <p>"The Session Guide has no card " <code>{id}</code> ". " <a href="/guide">"Pick one in the guide"</a></p>
-                        }.into_any(),
+                        None => view! { <crate::pages::UnknownCard id /> }.into_any(),
                     }
                 }
             } />

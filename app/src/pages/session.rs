@@ -39,10 +39,7 @@ pub fn SessionPage() -> impl IntoView {
                     let id = id.get();
                     match library.guide.card(&id).cloned() {
                         Some(card) => view! { <HourView card library=library.clone() /> }.into_any(),
-                        None => view! {
-                            <h1>"Unknown session"</h1>
-                            <p>"The Session Guide has no card " <code>{id}</code> ". " <a href="/guide">"Pick one in the guide"</a></p>
-                        }.into_any(),
+                        None => view! { <crate::pages::UnknownCard id /> }.into_any(),
                     }
                 }
             } />
