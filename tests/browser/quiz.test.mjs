@@ -72,6 +72,21 @@ async function answerAnything(page, q) {
   return expected;
 }
 
+/// Goes through a whole attempt answering anything, and returns each question with the answer
+/// its reveal showed: the key a later attempt on the same seed can be answered from.
+async function scoutAnswers(page) {
+  const key = [];
+  for (;;) {
+    const q = await current(page);
+    q.expected = await answerAnything(page, q);
+    key.push(q);
+    const last = (await page.locator('#quiz-next').textContent()).includes('score');
+    await nextQuestion(page, q.key);
+    if (last) break;
+  }
+  return key;
+}
+
 /// A right answer is one we can give for sure: a pick, a self-mark, or a whole number.
 const canAnswerRight = (q) => q.kind !== 'numeric' || /^-?\d+( |$)/.test(q.expected);
 
@@ -79,15 +94,7 @@ test(`a read-only session's quiz on a phone: answer, explain, reveal, score, re-
   // A scout reveals every answer of the first attempt.
   const scout = await phone();
   const scoutPage = await openPage(scout.context, shared.worker.url, `/quiz/${SESSION}`);
-  const key = [];
-  for (;;) {
-    const q = await current(scoutPage);
-    q.expected = await answerAnything(scoutPage, q);
-    key.push(q);
-    const last = (await scoutPage.locator('#quiz-next').textContent()).includes('score');
-    await nextQuestion(scoutPage, q.key);
-    if (last) break;
-  }
+  const key = await scoutAnswers(scoutPage);
   await scout.context.close();
   assert.ok(key.length >= 4, `a quiz of several questions (${key.length})`);
   const right = key.findIndex(canAnswerRight);
@@ -254,15 +261,7 @@ test('Phase 0 is skipped only through its quiz, and the profile records it', asy
   const scout = await phone();
   const scoutPage = await openPage(scout.context, shared.worker.url, '/profile');
   await scoutPage.click('#phase0-start');
-  const key = [];
-  for (;;) {
-    const q = await current(scoutPage);
-    q.expected = await answerAnything(scoutPage, q);
-    key.push(q);
-    const last = (await scoutPage.locator('#quiz-next').textContent()).includes('score');
-    await nextQuestion(scoutPage, q.key);
-    if (last) break;
-  }
+  const key = await scoutAnswers(scoutPage);
   await scoutPage.locator('#phase0-decision', { hasText: 'stays in your path' }).waitFor();
   assert.equal(await scoutPage.locator('#phase0-skipped').count(), 0, 'a failed quiz records no skip');
   await scoutPage.reload();
