@@ -74,7 +74,7 @@ fn read_bundle(text: &str) -> Result<BookBundle, String> {
     Ok(bundle)
 }
 
-fn parse(bundle: BookBundle) -> Library {
+fn parse(mut bundle: BookBundle) -> Library {
     let book = book::load(&bundle);
     let guide = book
         .guide
@@ -84,7 +84,7 @@ fn parse(bundle: BookBundle) -> Library {
             bundle.get(&file).map(|text| guide::parse(&file, text).0)
         })
         .unwrap_or_default();
-    let quiz = QuizBankOnDemand { text: bundle.get("quiz.toml").map(str::to_owned), bank: std::sync::OnceLock::new() };
+    let quiz = QuizBankOnDemand { text: bundle.files.remove("quiz.toml"), bank: std::sync::OnceLock::new() };
     Library { book, guide, quiz }
 }
 
@@ -146,6 +146,14 @@ pub fn provide_parsed_log(log: crate::files::LogCtx, profile: crate::files::Prof
     });
 }
 
+/// The runs known for `log` (`locate::known_runs`): the worker's verified ones, when there is a
+/// worker, and the log's own Done-when marks for the sessions it has not run. Reactive on the
+/// worker's runs.
+pub fn known_runs(worker: Option<crate::worker::WorkerCtx>, log: &bookside_core::progress::ProgressLog) -> Vec<bookside_core::wire::RunRecord> {
+    use bookside_core::engine::locate;
+    worker.map_or_else(|| locate::known_runs(log, &[]), |w| w.runs.with(|verified| locate::known_runs(log, verified)))
+}
+
 /// Calls `f` with locate's context: the guide, the parsed log, and the runs known so far
 /// (`locate::known_runs`: the runs the worker reported, verified, and the log's own Done-when
 /// marks for the sessions the worker has not run). Reactive: reads the log, the worker's runs
@@ -153,10 +161,7 @@ pub fn provide_parsed_log(log: crate::files::LogCtx, profile: crate::files::Prof
 pub fn with_context<R>(library: &Library, parsed: ParsedLog, f: impl FnOnce(&bookside_core::engine::locate::Context<'_>) -> R) -> R {
     let phase0_skipped = parsed.phase0_skipped.get();
     parsed.log.with(|log| {
-        let runs = match use_context::<crate::worker::WorkerCtx>() {
-            Some(worker) => worker.runs.with(|verified| bookside_core::engine::locate::known_runs(log, verified)),
-            None => bookside_core::engine::locate::known_runs(log, &[]),
-        };
+        let runs = known_runs(use_context(), log);
         let cx = bookside_core::engine::locate::Context { guide: &library.guide, log, runs: &runs, phase0_skipped };
         f(&cx)
     })

@@ -10,7 +10,6 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use bookside_core::engine::gates::{self, GateReport};
-use bookside_core::engine::locate::known_runs;
 
 use crate::files::{Loaded, LogCtx, ProfileCtx, StoredFile};
 use crate::library::LibraryCtx;
@@ -517,7 +516,7 @@ fn gate_report(library: LibraryCtx, profile: ProfileCtx, worker: Option<WorkerCt
     let profile = profile.0.text.with(|t| bookside_core::profile::parse(t).0.profile);
     let (y, m, d) = platform::today();
     let today = Date::new(y, m, d)?;
-    let runs = worker.map_or_else(|| known_runs(log, &[]), |w| w.runs.with(|verified| known_runs(log, verified)));
+    let runs = crate::library::known_runs(worker, log);
     Some(gates::check(&gates::Input {
         guide: &library.guide,
         log,
