@@ -2,8 +2,9 @@
 //!
 //! The reader edits this log by hand, the app appends to it and an agent writes to it, so the
 //! parser reads what people actually write and the printer gives back every byte it was given:
-//! `print(&parse(s).0) == s` for every `s`. Each entry keeps its raw text; the parsed view
-//! (date, session, status, fields) sits on top of it and is never printed.
+//! `print(&parse(s).0) == s` for every `s`. Each entry keeps its raw text (a range of the one
+//! copy of the file its log holds); the parsed view (date, session, status, fields) sits on top
+//! of it and is never printed.
 //!
 //! # Grammar
 //!
@@ -50,6 +51,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
 
 use crate::diag::Diagnostic;
 
@@ -62,7 +65,9 @@ pub const FILE: &str = "PROGRESS.md";
 
 /// A parsed PROGRESS.md: the text before the first entry, then the entries in file order.
 ///
-/// Concatenating `preamble` and every entry's `raw` gives back the file byte for byte.
+/// Concatenating `preamble` and every entry's [`Entry::raw`] gives back the file byte for byte.
+/// The entries may be reordered, removed, or taken from other logs: [`print`] writes whatever
+/// they hold.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ProgressLog {
     pub preamble: String,
@@ -72,16 +77,20 @@ pub struct ProgressLog {
 /// One session's entry: its raw text (heading, fields, and any notes up to the next entry,
 /// with their line endings) and what could be read from it.
 ///
-/// The entry owns its raw text, and everything read from it is kept as byte ranges into that
-/// text, read back through the accessors below: parsing a log allocates per entry only its text
-/// and its list of fields (a value joined from continuation lines is the one exception, kept in
-/// a second string). The model is complete after [`parse`]; accessors only slice.
-#[derive(Clone, PartialEq, Eq)]
+/// The entries of a parsed log share one copy of the file's text (a [`Source`] behind an
+/// `Arc`): an entry is a byte range of it, and everything read from the entry is kept as byte
+/// ranges too, read back through the accessors below. Parsing a log thus allocates a fixed
+/// handful of buffers whatever its length, none per entry, and cloning an entry is cheap. An
+/// entry made by [`Entry::new`] has a source of its own. The model is complete after [`parse`];
+/// accessors only slice.
+#[derive(Clone)]
 pub struct Entry {
-    /// The entry exactly as written, including notes and blank lines that follow it.
-    raw: String,
-    /// Values joined from continuation lines (empty for almost every entry).
-    joined: String,
+    source: Arc<Source>,
+    /// The entry exactly as written, including notes and blank lines that follow it: a byte
+    /// range of `source.text`.
+    raw: Range<usize>,
+    /// Its fields, in file order: a range of the source's list of fields.
+    fields: Range<usize>,
     /// 1-based line of the heading in the file it was parsed from.
     pub line: usize,
     /// The date, when the heading's date is a valid `YYYY-MM-DD`.
@@ -90,15 +99,62 @@ pub struct Entry {
     date_text: Span,
     session: Span,
     title: Option<Span>,
-    fields: Vec<FieldSpans>,
     built: Option<Span>,
     done_when: Option<DoneWhen<Span>>,
     sticking_point: Option<StickingPoint<Span>>,
     next: Option<Next<Span>>,
 }
 
-/// Where a piece of an entry's text is: a byte range of `raw`, or, from `raw.len()` on, of
-/// `joined` (see [`Entry::text`]).
+/// The text a log was parsed from, shared by its entries.
+#[derive(Debug)]
+struct Source {
+    text: Box<str>,
+    /// What was read from the text that is not a slice of it. [`parse`] fills it once it has
+    /// read every entry (the entries, which point into it, are made while it reads), so it is
+    /// always set by the time an entry leaves `parse`.
+    read: OnceLock<Read>,
+}
+
+/// What a log's entries read that is not a slice of its text.
+#[derive(Debug, Default)]
+struct Read {
+    /// Values joined from continuation lines (empty for almost every log).
+    joined: String,
+    /// The fields of every entry, in file order.
+    fields: Vec<FieldSpans>,
+}
+
+impl Source {
+    fn read(&self) -> &Read {
+        static NOTHING: Read = Read { joined: String::new(), fields: Vec::new() };
+        self.read.get().unwrap_or(&NOTHING)
+    }
+
+    /// The text a span stands for (see [`Span`]).
+    fn text(&self, s: Span) -> &str {
+        let n = self.text.len();
+        if s.start == s.end {
+            ""
+        } else if s.end <= n {
+            &self.text[s.start..s.end]
+        } else {
+            &self.read().joined[s.start - n..s.end - n]
+        }
+    }
+}
+
+/// Two entries are equal when they were written the same and read the same: the parsed view is
+/// a function of the raw text and the heading's line, so it need not be compared.
+impl PartialEq for Entry {
+    fn eq(&self, other: &Entry) -> bool {
+        self.raw() == other.raw() && self.line == other.line && self.date == other.date && self.status == other.status
+    }
+}
+
+impl Eq for Entry {}
+
+/// Where a piece of an entry's text is: a byte range of its source's `text`, or, from
+/// `text.len()` on, of its joined values (see [`Source::text`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 struct Span {
     start: usize,
@@ -215,7 +271,7 @@ impl Date {
         if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
             return None;
         }
-        let num = |r: std::ops::Range<usize>| -> Option<u16> {
+        let num = |r: Range<usize>| -> Option<u16> {
             b[r].iter().try_fold(0u16, |acc, &c| c.is_ascii_digit().then(|| acc * 10 + u16::from(c - b'0')))
         };
         Date::new(num(0..4)?, u8::try_from(num(5..7)?).ok()?, u8::try_from(num(8..10)?).ok()?)
@@ -517,7 +573,7 @@ impl Entry {
 
     /// The entry exactly as written, including notes and blank lines that follow it.
     pub fn raw(&self) -> &str {
-        &self.raw
+        &self.source.text[self.raw.clone()]
     }
 
     /// The heading's date as written (kept even when it is not a valid date).
@@ -536,7 +592,13 @@ impl Entry {
 
     /// Every field, known or not, in file order.
     pub fn fields(&self) -> impl ExactSizeIterator<Item = Field<'_>> + DoubleEndedIterator + Clone {
-        self.fields.iter().map(|f| Field { kind: f.kind, name: self.text(f.name), value: self.text(f.value), line: f.line, last_line: f.last_line })
+        self.source.read().fields[self.fields.clone()].iter().map(|f| Field {
+            kind: f.kind,
+            name: self.text(f.name),
+            value: self.text(f.value),
+            line: f.line,
+            last_line: f.last_line,
+        })
     }
 
     /// The first field of a kind.
@@ -571,19 +633,12 @@ impl Entry {
 
     /// 1-based line of the entry's last line (notes and blank lines included).
     pub fn last_line(&self) -> usize {
-        self.line + self.raw.matches('\n').count() - usize::from(self.raw.ends_with('\n'))
+        let raw = self.raw();
+        self.line + memchr::memchr_iter(b'\n', raw.as_bytes()).count() - usize::from(raw.ends_with('\n'))
     }
 
-    /// The text a span stands for (see [`Span`]).
     fn text(&self, s: Span) -> &str {
-        let n = self.raw.len();
-        if s.start == s.end {
-            ""
-        } else if s.end <= n {
-            &self.raw[s.start..s.end]
-        } else {
-            &self.joined[s.start - n..s.end - n]
-        }
+        self.source.text(s)
     }
 }
 
@@ -591,7 +646,7 @@ impl Entry {
 impl fmt::Debug for Entry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Entry")
-            .field("raw", &self.raw)
+            .field("raw", &self.raw())
             .field("line", &self.line)
             .field("date", &self.date)
             .field("date_text", &self.date_text())
@@ -1022,6 +1077,30 @@ enum LineKind<'a> {
     Other,
 }
 
+/// Reads the lines of an entry after its heading, one at a time: a line's kind depends on the
+/// line before it (a continuation follows a field).
+#[derive(Debug, Default)]
+struct LineReader {
+    in_field: bool,
+}
+
+impl LineReader {
+    /// How a line after the heading reads; `fenced` when it sits in a code fence.
+    fn kind<'a>(&mut self, text: &'a str, fenced: bool) -> LineKind<'a> {
+        let kind = if fenced {
+            LineKind::Other
+        } else if let Some((name, value, kind)) = parse_field_line(text) {
+            LineKind::Field { name, value, kind }
+        } else if self.in_field && is_continuation(text) {
+            LineKind::Continuation
+        } else {
+            LineKind::Other
+        };
+        self.in_field = matches!(kind, LineKind::Field { .. } | LineKind::Continuation);
+        kind
+    }
+}
+
 /// Classifies the lines of one entry's raw text (its first line is the heading).
 ///
 /// `has_fence` says whether any line is a fence line ([`fence_of`]); when it is false the fence
@@ -1033,20 +1112,9 @@ fn scan_entry(raw: &str, first_number: usize, has_fence: bool) -> impl Iterator<
     } else {
         Vec::new()
     };
-    let mut in_field = false;
+    let mut reader = LineReader::default();
     lines(raw, first_number).enumerate().map(move |(i, line)| {
-        let kind = if i == 0 {
-            LineKind::Heading
-        } else if fenced.get(i).copied().unwrap_or(false) {
-            LineKind::Other
-        } else if let Some((name, value, kind)) = parse_field_line(line.text) {
-            LineKind::Field { name, value, kind }
-        } else if in_field && is_continuation(line.text) {
-            LineKind::Continuation
-        } else {
-            LineKind::Other
-        };
-        in_field = matches!(kind, LineKind::Field { .. } | LineKind::Continuation);
+        let kind = if i == 0 { LineKind::Heading } else { reader.kind(line.text, fenced.get(i).copied().unwrap_or(false)) };
         (line, kind)
     })
 }
@@ -1058,72 +1126,132 @@ fn scan_entry(raw: &str, first_number: usize, has_fence: bool) -> impl Iterator<
 /// Parses a PROGRESS.md. Never fails: whatever cannot be read stays in the raw text, and the
 /// diagnostics say where.
 pub fn parse(text: &str) -> (ProgressLog, Vec<Diagnostic>) {
+    /// The entry being read.
+    struct Open<'a> {
+        offset: usize,
+        number: usize,
+        heading: Heading<'a>,
+        /// Where its fields start in the log's list of fields, and its joined values in
+        /// `joined`.
+        fields_start: usize,
+        joined_start: usize,
+        /// Whether a fence line follows the heading: then its lines are read again, once its
+        /// end is known, with the fences masked ([`scan_entry`]).
+        has_fence: bool,
+        reader: LineReader,
+    }
+    // The entries share one copy of the text; they are ranges of it.
+    let source = Arc::new(Source { text: text.into(), read: OnceLock::new() });
     let mut diags = Vec::new();
-    // (byte offset, line number, what it says, whether a fence line follows it) of each entry
-    // heading: one pass over the lines finds both.
-    let mut starts: Vec<(usize, usize, Heading<'_>, bool)> = Vec::new();
+    // Sized up front (lines starting `###` are about the entries, and an entry has about four
+    // fields), so that the lists are not copied as they grow; capped so that a file of nothing
+    // but such lines cannot reserve much more than its own size.
+    let headings = memchr::memmem::find_iter(text.as_bytes(), "\n###").count().min(text.len() / 64) + 1;
+    let mut entries = Vec::with_capacity(headings);
+    let mut read = Read { joined: String::new(), fields: Vec::with_capacity(headings * 4) };
+    let mut open: Option<Open<'_>> = None;
+    let mut finish = |o: Open<'_>, end: usize, read: &mut Read, diags: &mut Vec<Diagnostic>| {
+        if o.has_fence {
+            read.fields.truncate(o.fields_start);
+            read.joined.truncate(o.joined_start);
+            for (line, kind) in scan_entry(&text[o.offset..end], o.number, true).skip(1) {
+                record(text, kind, line, o.fields_start, read);
+            }
+        }
+        entries.push(read_entry(text, &source, o.offset..end, o.fields_start, o.number, &o.heading, read, diags));
+    };
+    // One pass over the lines, each entry read as soon as it ends. A heading is recognised by
+    // its own line alone (even inside a code fence), so no earlier line, and no merge or fmt,
+    // can hide an entry or make one appear.
     let mut offset = 0;
-    // A heading is recognised by its own line alone (even inside a code fence), so no earlier
-    // line, and no merge or fmt, can hide an entry or make one appear.
+    let mut preamble_end = text.len();
     for line in lines(text, 1) {
         if strip_indent(line.text).is_some_and(|t| t.starts_with("###"))
-            && let Some(h) = parse_heading(line.text)
+            && let Some(heading) = parse_heading(line.text)
         {
-            starts.push((offset, line.number, h, false));
-        } else if let Some(last) = starts.last_mut()
-            && !last.3
-            && fence_of(line.text).is_some()
+            match open.take() {
+                Some(o) => finish(o, offset, &mut read, &mut diags),
+                None => preamble_end = offset,
+            }
+            let (fields_start, joined_start) = (read.fields.len(), read.joined.len());
+            open = Some(Open { offset, number: line.number, heading, fields_start, joined_start, has_fence: false, reader: LineReader::default() });
+        } else if let Some(o) = &mut open
+            && !o.has_fence
         {
-            last.3 = true;
+            if fence_of(line.text).is_some() {
+                o.has_fence = true;
+            } else {
+                let kind = o.reader.kind(line.text, false);
+                record(text, kind, line, o.fields_start, &mut read);
+            }
         }
         offset += line.text.len() + line.eol.len();
     }
-    let preamble_end = starts.first().map_or(text.len(), |s| s.0);
-    let mut entries = Vec::with_capacity(starts.len());
-    for (i, (start, number, h, has_fence)) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).map_or(text.len(), |s| s.0);
-        entries.push(parse_entry(&text[*start..end], *number, h, *has_fence, &mut diags));
+    if let Some(o) = open.take() {
+        finish(o, text.len(), &mut read, &mut diags);
     }
+    source.read.set(read).expect("only parse fills a source it made");
     check_duplicates(&entries, &mut diags);
     (ProgressLog { preamble: text[..preamble_end].to_string(), entries }, diags)
 }
 
-fn parse_entry(raw: &str, number: usize, h: &Heading<'_>, has_fence: bool, diags: &mut Vec<Diagnostic>) -> Entry {
-    // Everything read is a slice of `raw` (or of `joined`), stored as its byte range.
-    let base = raw.as_ptr() as usize;
+/// Records a line of an entry whose fields start at `first` in `read.fields`: a field, or a
+/// continuation of the field before it, as ranges of `text` (or, for a value joined from
+/// continuation lines, of `read.joined`; see [`Span`]).
+fn record(text: &str, kind: LineKind<'_>, line: Line<'_>, first: usize, read: &mut Read) {
+    let span = |sub: &str| {
+        let start = sub.as_ptr() as usize - text.as_ptr() as usize;
+        Span { start, end: start + sub.len() }
+    };
+    let n = text.len();
+    match kind {
+        LineKind::Heading | LineKind::Other => {}
+        LineKind::Field { name, value, kind } => {
+            read.fields.push(FieldSpans { kind, name: span(name), value: span(value), line: line.number, last_line: line.number })
+        }
+        LineKind::Continuation => {
+            if read.fields.len() > first
+                && let Some(f) = read.fields.last_mut()
+            {
+                // The value moves to `joined` at its first continuation line (the field is
+                // the last one, so its text is at the end of `joined` from then on).
+                let joined = &mut read.joined;
+                if f.value.end <= n {
+                    let start = joined.len();
+                    joined.push_str(&text[f.value.start..f.value.end]);
+                    f.value = Span { start: n + start, end: n + joined.len() };
+                }
+                let more = trim(line.text);
+                if f.value.start != f.value.end {
+                    joined.push(' ');
+                }
+                joined.push_str(more);
+                f.value.end = n + joined.len();
+                f.last_line = line.number;
+            }
+        }
+    }
+}
+
+/// Builds the entry at `raw` of `text`, whose fields are `read.fields` from `fields_start` on,
+/// and reports what is wrong with it. `h`, its heading, borrows from `text`; `source` holds a
+/// copy of `text`.
+#[allow(clippy::too_many_arguments)]
+fn read_entry(
+    text: &str,
+    source: &Arc<Source>,
+    raw: Range<usize>,
+    fields_start: usize,
+    number: usize,
+    h: &Heading<'_>,
+    read: &Read,
+    diags: &mut Vec<Diagnostic>,
+) -> Entry {
+    let base = text.as_ptr() as usize;
     let span = |sub: &str| {
         let start = sub.as_ptr() as usize - base;
         Span { start, end: start + sub.len() }
     };
-    let mut fields: Vec<FieldSpans> = Vec::new();
-    let mut joined = String::new();
-    for (line, kind) in scan_entry(raw, number, has_fence) {
-        match kind {
-            LineKind::Heading => {}
-            LineKind::Field { name, value, kind } => {
-                fields.push(FieldSpans { kind, name: span(name), value: span(value), line: line.number, last_line: line.number })
-            }
-            LineKind::Continuation => {
-                if let Some(f) = fields.last_mut() {
-                    // The value moves to `joined` at its first continuation line (the field is
-                    // the last one, so its text is at the end of `joined` from then on).
-                    if f.value.end <= raw.len() {
-                        let start = joined.len();
-                        joined.push_str(&raw[f.value.start..f.value.end]);
-                        f.value = Span { start: raw.len() + start, end: raw.len() + joined.len() };
-                    }
-                    let more = trim(line.text);
-                    if f.value.start != f.value.end {
-                        joined.push(' ');
-                    }
-                    joined.push_str(more);
-                    f.value.end = raw.len() + joined.len();
-                    f.last_line = line.number;
-                }
-            }
-            LineKind::Other => {}
-        }
-    }
     if h.date_text.is_empty() {
         diags.push(Diagnostic::new(FILE, number, "entry heading has no date; start it with the session's date, like `### 2026-07-22 —`"));
     } else if h.date.is_none() {
@@ -1147,12 +1275,17 @@ fn parse_entry(raw: &str, number: usize, h: &Heading<'_>, has_fence: bool, diags
         Some(_) => {}
     }
     // A value's parts, as ranges of the same text the value's own range points into.
-    let value_of = |s: Span| if s.end <= raw.len() { &raw[s.start..s.end] } else { &joined[s.start - raw.len()..s.end - raw.len()] };
+    let value_of = |s: Span| {
+        let n = text.len();
+        if s.end <= n { &text[s.start..s.end] } else { &read.joined[s.start - n..s.end - n] }
+    };
     let sub_span = |value: Span, sub: &str| {
         let start = value.start + (sub.as_ptr() as usize - value_of(value).as_ptr() as usize);
         Span { start, end: start + sub.len() }
     };
-    let first = |kind: FieldKind| fields.iter().find(|f| f.kind == kind).map(|f| f.value);
+    let fields = fields_start..read.fields.len();
+    let list = &read.fields[fields.clone()];
+    let first = |kind: FieldKind| list.iter().find(|f| f.kind == kind).map(|f| f.value);
     let built = first(FieldKind::Built);
     let done_when = first(FieldKind::DoneWhen).map(|v| {
         let d = DoneWhen::read(value_of(v));
@@ -1166,8 +1299,8 @@ fn parse_entry(raw: &str, number: usize, h: &Heading<'_>, has_fence: bool, diags
         let n = Next::read(value_of(v));
         Next { session: n.session.map(|s| sub_span(v, s)), why: sub_span(v, n.why) }
     });
-    for (i, f) in fields.iter().enumerate() {
-        if f.kind != FieldKind::Unknown && fields[..i].iter().any(|g| g.kind == f.kind) {
+    for (i, f) in list.iter().enumerate() {
+        if f.kind != FieldKind::Unknown && list[..i].iter().any(|g| g.kind == f.kind) {
             diags.push(Diagnostic::new(
                 FILE,
                 f.line,
@@ -1176,15 +1309,15 @@ fn parse_entry(raw: &str, number: usize, h: &Heading<'_>, has_fence: bool, diags
         }
     }
     Entry {
-        raw: raw.to_string(),
-        joined,
+        source: Arc::clone(source),
+        raw,
+        fields,
         line: number,
         date: h.date,
         status,
         date_text: span(h.date_text),
         session: span(h.session),
         title: h.title.map(span),
-        fields,
         built,
         done_when,
         sticking_point,
@@ -1235,10 +1368,10 @@ fn check_duplicates(entries: &[Entry], diags: &mut Vec<Diagnostic>) {
         }
         if !normalized_done[j] {
             normalized_done[j] = true;
-            texts.entry(normalized(&entries[j].raw)).or_insert(entries[j].line);
+            texts.entry(normalized(entries[j].raw())).or_insert(entries[j].line);
         }
         normalized_done[i] = true;
-        match texts.entry(normalized(&e.raw)) {
+        match texts.entry(normalized(e.raw())) {
             std::collections::hash_map::Entry::Occupied(first) => diags.push(Diagnostic::new(
                 FILE,
                 e.line,
@@ -1270,8 +1403,20 @@ pub fn print(log: &ProgressLog) -> String {
     let len = log.preamble.len() + log.entries.iter().map(|e| e.raw.len()).sum::<usize>();
     let mut out = String::with_capacity(len);
     out.push_str(&log.preamble);
+    // Entries that follow each other in the same source are copied in one piece.
+    let mut run: Option<(&Arc<Source>, Range<usize>)> = None;
     for e in &log.entries {
-        out.push_str(&e.raw);
+        match &mut run {
+            Some((source, r)) if Arc::ptr_eq(source, &e.source) && r.end == e.raw.start => r.end = e.raw.end,
+            _ => {
+                if let Some((source, r)) = run.replace((&e.source, e.raw.clone())) {
+                    out.push_str(&source.text[r]);
+                }
+            }
+        }
+    }
+    if let Some((source, r)) = run {
+        out.push_str(&source.text[r]);
     }
     out
 }
@@ -1364,8 +1509,8 @@ pub fn fmt_entry<'a>(entry: &'a Entry, eol: &'a str) -> String {
     let line_eol = |l: &Line<'a>| -> &'a str { if l.eol.is_empty() { eol } else { l.eol } };
     let mut out = String::with_capacity(entry.raw.len() + 16);
     let mut run: Vec<Group<'a>> = Vec::new();
-    let has_fence = lines(&entry.raw, entry.line).any(|l| fence_of(l.text).is_some());
-    for (line, kind) in scan_entry(&entry.raw, entry.line, has_fence) {
+    let has_fence = lines(entry.raw(), entry.line).any(|l| fence_of(l.text).is_some());
+    for (line, kind) in scan_entry(entry.raw(), entry.line, has_fence) {
         match kind {
             LineKind::Heading => {
                 let h = parse_heading(line.text).expect("an entry's first line is its heading");
@@ -1415,9 +1560,9 @@ pub fn check_canonical(text: &str) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     for e in &log.entries {
         let canonical = fmt_entry(e, eol);
-        if canonical != e.raw {
+        if canonical != e.raw() {
             let mut message = format!("entry {} is not in canonical form", e.key());
-            let first_diff = lines(&e.raw, e.line)
+            let first_diff = lines(e.raw(), e.line)
                 .zip(lines(&canonical, e.line))
                 .find(|(a, b)| a.text != b.text || a.eol != b.eol);
             if let Some((was, now)) = first_diff {

@@ -152,3 +152,56 @@ fn quiz_scores_are_read() {
     assert_eq!(dw.quiz_score(), Some((8, 10)));
     assert_eq!(dw.mark, Some(progress::Mark::Pass));
 }
+
+#[test]
+fn an_edited_log_prints_its_entries_in_their_new_order() {
+    // Entries share their log's text; moved, cloned from another log, made new or outliving
+    // their log, each still prints its own text.
+    let a = "# A\n\n### 2026-07-22 — S1.3 — DONE\n- **Built**: one\n  more\n\n### 2026-07-23 — S1.4 — PARTIAL\n- **Built**: two\n";
+    let b = "### 2026-07-24 — S1.5 — DONE\n- **Next**: S1.6 — why\n";
+    let (mut log, _) = progress::parse(a);
+    let from_b = progress::parse(b).0.entries.remove(0);
+    let new = Entry::new(&progress::NewEntry {
+        date: progress::Date::new(2026, 7, 25).unwrap(),
+        session: "S1.6".into(),
+        title: String::new(),
+        status: progress::Status::Done,
+        built: "three".into(),
+        done_when: progress::DoneWhen::test("test_a.py", progress::Mark::Pass),
+        sticking_point: progress::StickingPoint { text: String::new(), rung: None },
+        next: progress::Next { session: None, why: String::new() },
+    });
+    log.entries.swap(0, 1);
+    log.entries.insert(1, from_b.clone());
+    log.entries.push(new.clone());
+    log.preamble = "# Edited\n\n".into();
+    let printed = progress::print(&log);
+    let expected: String = std::iter::once(log.preamble.as_str()).chain(log.entries.iter().map(Entry::raw)).collect();
+    assert_eq!(printed, expected);
+    expect![[r#"
+        # Edited
+
+        ### 2026-07-23 — S1.4 — PARTIAL
+        - **Built**: two
+        ### 2026-07-24 — S1.5 — DONE
+        - **Next**: S1.6 — why
+        ### 2026-07-22 — S1.3 — DONE
+        - **Built**: one
+          more
+
+        ### 2026-07-25 — S1.6 — DONE
+        - **Built**: three
+        - **Done-when**: test_a.py ✅
+        - **Sticking point**: none
+        - **Next**:
+    "#]]
+    .assert_eq(&printed);
+    let moved = log.entries[2].clone();
+    drop(log);
+    assert_eq!(moved.built(), Some("one more"));
+    assert_eq!(from_b.next().and_then(|n| n.session), Some("S1.6"));
+    assert_eq!(new.done_when().map(|d| d.target), Some("test_a.py"));
+    // Equal text at the same line reads the same, whichever file it came from.
+    assert_eq!(progress::parse(b).0.entries[0], from_b);
+    assert_ne!(progress::parse(&format!("\n{b}")).0.entries[0], from_b);
+}

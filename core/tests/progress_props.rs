@@ -170,6 +170,28 @@ proptest! {
     }
 
     #[test]
+    fn an_entry_reads_the_same_alone_as_in_its_log(s in log()) {
+        // The entries of a log share one copy of its text (and of its joined values): each must
+        // still read exactly its own part, as if it were the only entry of a file.
+        let (parsed, _) = progress::parse(&s);
+        for e in &parsed.entries {
+            let (single, _) = progress::parse(e.raw());
+            prop_assert_eq!(single.entries.len(), 1);
+            let alone = &single.entries[0];
+            let shift = e.line - 1;
+            let fields = |x: &progress::Entry, shift: usize| {
+                x.fields().map(|f| (f.kind, f.name.to_string(), f.value.to_string(), f.line + shift, f.last_line + shift)).collect::<Vec<_>>()
+            };
+            prop_assert_eq!(fields(e, 0), fields(alone, shift));
+            prop_assert_eq!(e.last_line(), alone.last_line() + shift);
+            prop_assert_eq!(
+                format!("{} {:?} {:?} {:?} {:?} {:?}", e.key(), e.title(), e.built(), e.done_when(), e.sticking_point(), e.next()),
+                format!("{} {:?} {:?} {:?} {:?} {:?}", alone.key(), alone.title(), alone.built(), alone.done_when(), alone.sticking_point(), alone.next())
+            );
+        }
+    }
+
+    #[test]
     fn fmt_is_idempotent(s in log()) {
         let once = progress::fmt(&s);
         let twice = progress::fmt(&once);
