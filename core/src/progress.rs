@@ -91,6 +91,8 @@ pub struct Entry {
     raw: Range<usize>,
     /// Its fields, in file order: a range of the source's list of fields.
     fields: Range<usize>,
+    /// Where its values joined from continuation lines start in the source's joined values.
+    joined: usize,
     /// 1-based line of the heading in the file it was parsed from.
     pub line: usize,
     /// The date, when the heading's date is a valid `YYYY-MM-DD`.
@@ -129,18 +131,6 @@ impl Source {
         static NOTHING: Read = Read { joined: String::new(), fields: Vec::new() };
         self.read.get().unwrap_or(&NOTHING)
     }
-
-    /// The text a span stands for (see [`Span`]).
-    fn text(&self, s: Span) -> &str {
-        let n = self.text.len();
-        if s.start == s.end {
-            ""
-        } else if s.end <= n {
-            &self.text[s.start..s.end]
-        } else {
-            &self.read().joined[s.start - n..s.end - n]
-        }
-    }
 }
 
 /// Two entries are equal when they were written the same and read the same: the parsed view is
@@ -153,22 +143,53 @@ impl PartialEq for Entry {
 
 impl Eq for Entry {}
 
-/// Where a piece of an entry's text is: a byte range of its source's `text`, or, from
-/// `text.len()` on, of its joined values (see [`Source::text`]).
+/// Where a piece of an entry's text is, counted from the start of the entry: a byte range of
+/// its raw text, or, with [`Span::JOINED`] set, of the values it joined from continuation lines
+/// (see [`Entry::text`]).
+///
+/// Offsets are 31 bits, which keeps an entry and its fields small (and parsing fast): in an
+/// entry longer than 2 GiB, a field that starts past its first 2 GiB is read as a note. Its
+/// text is still printed back whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 struct Span {
-    start: usize,
-    end: usize,
+    start: u32,
+    end: u32,
 }
 
-/// A field as stored: the ranges of its name and value.
+impl Span {
+    /// Marks a span of the joined values.
+    const JOINED: u32 = 1 << 31;
+
+    /// The span `start..end` of the raw text, if both ends fit in 31 bits.
+    fn raw(start: usize, end: usize) -> Option<Span> {
+        let fits = |n: usize| u32::try_from(n).ok().filter(|n| *n < Span::JOINED);
+        Some(Span { start: fits(start)?, end: fits(end)? })
+    }
+
+    /// The span `start..end` of the joined values, if both ends fit in 31 bits.
+    fn joined(start: usize, end: usize) -> Option<Span> {
+        Span::raw(start, end).map(|s| Span { start: s.start | Span::JOINED, end: s.end | Span::JOINED })
+    }
+
+    fn is_joined(self) -> bool {
+        self.start & Span::JOINED != 0
+    }
+
+    /// Its byte range in the raw text or in the joined values, whichever it is in.
+    fn range(self) -> Range<usize> {
+        (self.start & !Span::JOINED) as usize..(self.end & !Span::JOINED) as usize
+    }
+}
+
+/// A field as stored: the ranges of its name and value, and its lines counted from the
+/// heading's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct FieldSpans {
     kind: FieldKind,
     name: Span,
     value: Span,
-    line: usize,
-    last_line: usize,
+    line: u32,
+    last_line: u32,
 }
 
 /// A `- **Name**: value` line of an entry (plus its continuation lines), borrowed from the entry.
@@ -596,8 +617,8 @@ impl Entry {
             kind: f.kind,
             name: self.text(f.name),
             value: self.text(f.value),
-            line: f.line,
-            last_line: f.last_line,
+            line: self.line + f.line as usize,
+            last_line: self.line + f.last_line as usize,
         })
     }
 
@@ -637,8 +658,16 @@ impl Entry {
         self.line + memchr::memchr_iter(b'\n', raw.as_bytes()).count() - usize::from(raw.ends_with('\n'))
     }
 
+    /// The text a span stands for (see [`Span`]).
     fn text(&self, s: Span) -> &str {
-        self.source.text(s)
+        let r = s.range();
+        if r.is_empty() {
+            ""
+        } else if s.is_joined() {
+            &self.source.read().joined[self.joined + r.start..self.joined + r.end]
+        } else {
+            &self.source.text[self.raw.start + r.start..self.raw.start + r.end]
+        }
     }
 }
 
@@ -1125,16 +1154,11 @@ fn scan_entry(raw: &str, first_number: usize, has_fence: bool) -> impl Iterator<
 
 /// Parses a PROGRESS.md. Never fails: whatever cannot be read stays in the raw text, and the
 /// diagnostics say where.
-pub fn parse(text: &str) -> (ProgressLog, Vec<Diagnostic>) {
+pub fn parse<'a>(text: &'a str) -> (ProgressLog, Vec<Diagnostic>) {
     /// The entry being read.
     struct Open<'a> {
-        offset: usize,
-        number: usize,
+        at: Place,
         heading: Heading<'a>,
-        /// Where its fields start in the log's list of fields, and its joined values in
-        /// `joined`.
-        fields_start: usize,
-        joined_start: usize,
         /// Whether a fence line follows the heading: then its lines are read again, once its
         /// end is known, with the fences masked ([`scan_entry`]).
         has_fence: bool,
@@ -1150,15 +1174,19 @@ pub fn parse(text: &str) -> (ProgressLog, Vec<Diagnostic>) {
     let mut entries = Vec::with_capacity(headings);
     let mut read = Read { joined: String::new(), fields: Vec::with_capacity(headings * 4) };
     let mut open: Option<Open<'_>> = None;
-    let mut finish = |o: Open<'_>, end: usize, read: &mut Read, diags: &mut Vec<Diagnostic>| {
+    // Entries that repeat an earlier one's key, found as each entry is read.
+    let mut duplicates = Duplicates::with_capacity(headings);
+    let mut finish = |o: Open<'a>, end: usize, read: &mut Read, diags: &mut Vec<Diagnostic>| {
         if o.has_fence {
-            read.fields.truncate(o.fields_start);
-            read.joined.truncate(o.joined_start);
-            for (line, kind) in scan_entry(&text[o.offset..end], o.number, true).skip(1) {
-                record(text, kind, line, o.fields_start, read);
+            read.fields.truncate(o.at.fields_start);
+            read.joined.truncate(o.at.joined_start);
+            for (line, kind) in scan_entry(&text[o.at.offset..end], o.at.number, true).skip(1) {
+                record(text, o.at, kind, line, read);
             }
         }
-        entries.push(read_entry(text, &source, o.offset..end, o.fields_start, o.number, &o.heading, read, diags));
+        let entry = read_entry(text, &source, o.at, end, &o.heading, read, diags);
+        duplicates.add(&entries, duplicate_key(&o.heading, entry.status.as_ref()));
+        entries.push(entry);
     };
     // One pass over the lines, each entry read as soon as it ends. A heading is recognised by
     // its own line alone (even inside a code fence), so no earlier line, and no merge or fmt,
@@ -1173,8 +1201,8 @@ pub fn parse(text: &str) -> (ProgressLog, Vec<Diagnostic>) {
                 Some(o) => finish(o, offset, &mut read, &mut diags),
                 None => preamble_end = offset,
             }
-            let (fields_start, joined_start) = (read.fields.len(), read.joined.len());
-            open = Some(Open { offset, number: line.number, heading, fields_start, joined_start, has_fence: false, reader: LineReader::default() });
+            let at = Place { offset, number: line.number, fields_start: read.fields.len(), joined_start: read.joined.len() };
+            open = Some(Open { at, heading, has_fence: false, reader: LineReader::default() });
         } else if let Some(o) = &mut open
             && !o.has_fence
         {
@@ -1182,7 +1210,7 @@ pub fn parse(text: &str) -> (ProgressLog, Vec<Diagnostic>) {
                 o.has_fence = true;
             } else {
                 let kind = o.reader.kind(line.text, false);
-                record(text, kind, line, o.fields_start, &mut read);
+                record(text, o.at, kind, line, &mut read);
             }
         }
         offset += line.text.len() + line.eol.len();
@@ -1191,66 +1219,78 @@ pub fn parse(text: &str) -> (ProgressLog, Vec<Diagnostic>) {
         finish(o, text.len(), &mut read, &mut diags);
     }
     source.read.set(read).expect("only parse fills a source it made");
-    check_duplicates(&entries, &mut diags);
+    check_duplicates(&entries, &duplicates.repeats, &mut diags);
     (ProgressLog { preamble: text[..preamble_end].to_string(), entries }, diags)
 }
 
-/// Records a line of an entry whose fields start at `first` in `read.fields`: a field, or a
-/// continuation of the field before it, as ranges of `text` (or, for a value joined from
-/// continuation lines, of `read.joined`; see [`Span`]).
-fn record(text: &str, kind: LineKind<'_>, line: Line<'_>, first: usize, read: &mut Read) {
+/// Where an entry being read sits: in the text, in the file's lines, and in the lists of fields
+/// and joined values its log is filling.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    offset: usize,
+    number: usize,
+    fields_start: usize,
+    joined_start: usize,
+}
+
+/// Records a line of the entry at `at` of `text`: a field, or a continuation of the field before
+/// it, as spans of the entry's text (or, for a value joined from continuation lines, of its
+/// joined values; see [`Span`]).
+fn record(text: &str, at: Place, kind: LineKind<'_>, line: Line<'_>, read: &mut Read) {
+    let base = text.as_ptr() as usize + at.offset;
     let span = |sub: &str| {
-        let start = sub.as_ptr() as usize - text.as_ptr() as usize;
-        Span { start, end: start + sub.len() }
+        let start = sub.as_ptr() as usize - base;
+        Span::raw(start, start + sub.len())
     };
-    let n = text.len();
     match kind {
         LineKind::Heading | LineKind::Other => {}
         LineKind::Field { name, value, kind } => {
-            read.fields.push(FieldSpans { kind, name: span(name), value: span(value), line: line.number, last_line: line.number })
+            // A field past the first 2 GiB of an entry is left a note (see `Span`).
+            if let (Some(name), Some(value), Ok(line)) = (span(name), span(value), u32::try_from(line.number - at.number)) {
+                read.fields.push(FieldSpans { kind, name, value, line, last_line: line });
+            }
         }
         LineKind::Continuation => {
-            if read.fields.len() > first
+            if read.fields.len() > at.fields_start
                 && let Some(f) = read.fields.last_mut()
+                && let Ok(last_line) = u32::try_from(line.number - at.number)
             {
                 // The value moves to `joined` at its first continuation line (the field is
                 // the last one, so its text is at the end of `joined` from then on).
                 let joined = &mut read.joined;
-                if f.value.end <= n {
-                    let start = joined.len();
-                    joined.push_str(&text[f.value.start..f.value.end]);
-                    f.value = Span { start: n + start, end: n + joined.len() };
-                }
+                let (start, moved) = if f.value.is_joined() {
+                    (f.value.range().start, "")
+                } else {
+                    let r = f.value.range();
+                    (joined.len() - at.joined_start, &text[at.offset + r.start..at.offset + r.end])
+                };
+                let space = !f.value.range().is_empty();
                 let more = trim(line.text);
-                if f.value.start != f.value.end {
+                let end = joined.len() - at.joined_start + moved.len() + usize::from(space) + more.len();
+                // Past 2 GiB of joined values, the value stays what it was (see `Span`).
+                let Some(value) = Span::joined(start, end) else { return };
+                joined.push_str(moved);
+                if space {
                     joined.push(' ');
                 }
                 joined.push_str(more);
-                f.value.end = n + joined.len();
-                f.last_line = line.number;
+                f.value = value;
+                f.last_line = last_line;
             }
         }
     }
 }
 
-/// Builds the entry at `raw` of `text`, whose fields are `read.fields` from `fields_start` on,
-/// and reports what is wrong with it. `h`, its heading, borrows from `text`; `source` holds a
-/// copy of `text`.
-#[allow(clippy::too_many_arguments)]
-fn read_entry(
-    text: &str,
-    source: &Arc<Source>,
-    raw: Range<usize>,
-    fields_start: usize,
-    number: usize,
-    h: &Heading<'_>,
-    read: &Read,
-    diags: &mut Vec<Diagnostic>,
-) -> Entry {
-    let base = text.as_ptr() as usize;
+/// Builds the entry at `at` of `text`, which ends at `end` and whose fields are `read.fields`
+/// from `at.fields_start` on, and reports what is wrong with it. `h`, its heading, borrows from
+/// `text`; `source` holds a copy of `text`.
+fn read_entry(text: &str, source: &Arc<Source>, at: Place, end: usize, h: &Heading<'_>, read: &Read, diags: &mut Vec<Diagnostic>) -> Entry {
+    let number = at.number;
+    let base = text.as_ptr() as usize + at.offset;
+    // A heading longer than 2 GiB reads as empty parts (see `Span`).
     let span = |sub: &str| {
         let start = sub.as_ptr() as usize - base;
-        Span { start, end: start + sub.len() }
+        Span::raw(start, start + sub.len()).unwrap_or_default()
     };
     if h.date_text.is_empty() {
         diags.push(Diagnostic::new(FILE, number, "entry heading has no date; start it with the session's date, like `### 2026-07-22 —`"));
@@ -1276,14 +1316,15 @@ fn read_entry(
     }
     // A value's parts, as ranges of the same text the value's own range points into.
     let value_of = |s: Span| {
-        let n = text.len();
-        if s.end <= n { &text[s.start..s.end] } else { &read.joined[s.start - n..s.end - n] }
+        let r = s.range();
+        if s.is_joined() { &read.joined[at.joined_start + r.start..at.joined_start + r.end] } else { &text[at.offset + r.start..at.offset + r.end] }
     };
+    // Within a value's span, so its ends fit as the value's do.
     let sub_span = |value: Span, sub: &str| {
-        let start = value.start + (sub.as_ptr() as usize - value_of(value).as_ptr() as usize);
-        Span { start, end: start + sub.len() }
+        let start = value.start + (sub.as_ptr() as usize - value_of(value).as_ptr() as usize) as u32;
+        Span { start, end: start + sub.len() as u32 }
     };
-    let fields = fields_start..read.fields.len();
+    let fields = at.fields_start..read.fields.len();
     let list = &read.fields[fields.clone()];
     let first = |kind: FieldKind| list.iter().find(|f| f.kind == kind).map(|f| f.value);
     let built = first(FieldKind::Built);
@@ -1303,15 +1344,16 @@ fn read_entry(
         if f.kind != FieldKind::Unknown && list[..i].iter().any(|g| g.kind == f.kind) {
             diags.push(Diagnostic::new(
                 FILE,
-                f.line,
+                number + f.line as usize,
                 format!("second `{}` field in this entry; the companion reads only the first, merge them into one", value_of(f.name)),
             ));
         }
     }
     Entry {
         source: Arc::clone(source),
-        raw,
+        raw: at.offset..end,
         fields,
+        joined: at.joined_start,
         line: number,
         date: h.date,
         status,
@@ -1351,21 +1393,80 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
-fn check_duplicates(entries: &[Entry], diags: &mut Vec<Diagnostic>) {
-    // Hash maps keep this linear even when thousands of entries share a key. Texts are only
-    // normalised for entries whose key repeats, which is rare, so parsing stays cheap.
-    fn key(e: &Entry) -> (Option<Date>, &str, &str, &str) {
-        let date_text = if e.date.is_some() { "" } else { e.date_text() };
-        (e.date, date_text, e.session(), e.status.as_ref().map_or("", Status::as_str))
+/// What identifies an entry for the duplicate check, as its heading reads it: the date (its
+/// text when it is not a valid date), the session and the status word.
+type DuplicateKey<'a> = (Option<Date>, &'a str, &'a str, &'a str);
+
+fn duplicate_key<'a>(h: &Heading<'a>, status: Option<&Status>) -> DuplicateKey<'a> {
+    let date_text = if h.date.is_some() { "" } else { h.date_text };
+    let status = match status {
+        None => "",
+        Some(Status::Done) => "DONE",
+        Some(Status::Partial) => "PARTIAL",
+        Some(Status::Skipped) => "SKIPPED",
+        // `Status::Other` holds the heading's status text, trimmed.
+        Some(Status::Other(_)) => trim(h.status.unwrap_or_default()),
+    };
+    (h.date, date_text, h.session, status)
+}
+
+/// The entries whose key repeats an earlier entry's.
+///
+/// Keys are kept as hashes (a key borrows three strings, four times the size), so the table
+/// stays small; a hit is confirmed by reading the earlier entry's heading again, which happens
+/// only for repeats. Keys whose hash an entry with another key already holds go to a second
+/// table of whole keys, so even crafted collisions keep this linear.
+#[derive(Debug)]
+struct Duplicates<'a> {
+    first_by_hash: HashMap<u64, usize, BuildFnv>,
+    collided: HashMap<DuplicateKey<'a>, usize>,
+    /// (entry, first entry with its key), in file order.
+    repeats: Vec<(usize, usize)>,
+}
+
+impl<'a> Duplicates<'a> {
+    fn with_capacity(n: usize) -> Duplicates<'a> {
+        Duplicates { first_by_hash: HashMap::with_capacity_and_hasher(n, BuildFnv), collided: HashMap::new(), repeats: Vec::new() }
     }
-    let mut first_with_key: HashMap<_, usize, BuildFnv> = HashMap::with_capacity_and_hasher(entries.len(), BuildFnv);
-    let mut texts: HashMap<String, usize> = HashMap::new();
-    let mut normalized_done = vec![false; entries.len()];
-    for (i, e) in entries.iter().enumerate() {
-        let j = *first_with_key.entry(key(e)).or_insert(i);
-        if j == i {
-            continue;
+
+    /// Adds the key of the entry that comes after `entries`.
+    fn add(&mut self, entries: &[Entry], key: DuplicateKey<'a>) {
+        use std::hash::BuildHasher as _;
+        self.add_hashed(entries, key, BuildFnv.hash_one(key));
+    }
+
+    fn add_hashed(&mut self, entries: &[Entry], key: DuplicateKey<'a>, hash: u64) {
+        use std::collections::hash_map::Entry::{Occupied, Vacant};
+        let i = entries.len();
+        match self.first_by_hash.entry(hash) {
+            Vacant(v) => {
+                v.insert(i);
+            }
+            Occupied(o) => {
+                let j = *o.get();
+                let first = &entries[j];
+                let same = lines(first.raw(), 1)
+                    .next()
+                    .and_then(|l| parse_heading(l.text))
+                    .is_some_and(|h| duplicate_key(&h, first.status.as_ref()) == key);
+                let j = if same { j } else { *self.collided.entry(key).or_insert(i) };
+                if j != i {
+                    self.repeats.push((i, j));
+                }
+            }
         }
+    }
+}
+
+/// Reports entries that repeat an earlier one: `repeats` holds (entry, first entry with the
+/// same key), in file order.
+fn check_duplicates(entries: &[Entry], repeats: &[(usize, usize)], diags: &mut Vec<Diagnostic>) {
+    // Texts are only normalised for entries whose key repeats, which is rare, so parsing stays
+    // cheap; a hash map keeps this linear even when thousands of entries share a key.
+    let mut texts: HashMap<String, usize> = HashMap::new();
+    let mut normalized_done = vec![false; if repeats.is_empty() { 0 } else { entries.len() }];
+    for &(i, j) in repeats {
+        let e = &entries[i];
         if !normalized_done[j] {
             normalized_done[j] = true;
             texts.entry(normalized(entries[j].raw())).or_insert(entries[j].line);
@@ -1640,6 +1741,21 @@ mod tests {
             assert_eq!(trim(s), s.trim(), "trim {s:?}");
             assert_eq!(trim_start(s), s.trim_start(), "trim_start {s:?}");
             assert_eq!(trim_end(s), s.trim_end(), "trim_end {s:?}");
+        }
+    }
+
+    #[test]
+    fn colliding_keys_are_told_apart() {
+        // Every key given the same hash: repeats are still found, and only true ones.
+        for (text, repeats) in [("A B A", vec![(2, 0)]), ("A B B", vec![(2, 1)]), ("A B C B A", vec![(3, 1), (4, 0)]), ("A B C", vec![])] {
+            let log: String = text.split(' ').map(|s| format!("### 2026-07-22 — {s} — DONE\n")).collect();
+            let (parsed, _) = parse(&log);
+            let mut duplicates = Duplicates::with_capacity(0);
+            for (i, e) in parsed.entries.iter().enumerate() {
+                let h = parse_heading(lines(e.raw(), 1).next().unwrap().text).unwrap();
+                duplicates.add_hashed(&parsed.entries[..i], duplicate_key(&h, e.status.as_ref()), 7);
+            }
+            assert_eq!(duplicates.repeats, repeats, "{text}");
         }
     }
 
