@@ -989,6 +989,21 @@ fn find_double_star(s: &str) -> Option<usize> {
 
 /// Reads `- **Name**: value` (and the variants in the grammar): (name, value, kind).
 fn parse_field_line(line: &str) -> Option<(&str, &str, FieldKind)> {
+    // A known field spelled canonically, as the app writes it and most lines are, reads the
+    // same as below without searching for the closing `**` or comparing names loosely.
+    if let Some(bold) = line.strip_prefix("- **") {
+        for kind in [FieldKind::Built, FieldKind::DoneWhen, FieldKind::StickingPoint, FieldKind::Next] {
+            let name = kind.canonical_name().unwrap_or_default();
+            if let Some(value) = bold.strip_prefix(name).and_then(|rest| rest.strip_prefix("**:")) {
+                return Some((&bold[..name.len()], trim(value), kind));
+            }
+        }
+    }
+    parse_any_field_line(line)
+}
+
+/// [`parse_field_line`] for any spelling.
+fn parse_any_field_line(line: &str) -> Option<(&str, &str, FieldKind)> {
     let t = strip_indent(line)?;
     let t = t.strip_prefix(['-', '*', '+'])?;
     if !t.starts_with([' ', '\t']) {
@@ -1741,6 +1756,19 @@ mod tests {
             assert_eq!(trim(s), s.trim(), "trim {s:?}");
             assert_eq!(trim_start(s), s.trim_start(), "trim_start {s:?}");
             assert_eq!(trim_end(s), s.trim_end(), "trim_end {s:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn canonical_field_lines_read_as_any_other(
+            name in "(Built|Done-when|Sticking point|Next|Built\\*|Nex|Next\\+|Done-when:)",
+            open in "(- \\*\\*|-  \\*\\*|\\* \\*\\*|- \\*)",
+            close in "(\\*\\*:|\\*\\*:\\*\\*|\\*\\*\\*:|\\*\\*| \\*\\*:|\\*\\*::)",
+            value in "[ a-z*:✅()—]{0,12}",
+        ) {
+            let line = format!("{open}{name}{close}{value}");
+            proptest::prop_assert_eq!(parse_field_line(&line), parse_any_field_line(&line), "{:?}", line);
         }
     }
 
