@@ -12,7 +12,6 @@ use wasm_bindgen::prelude::*;
 
 use crate::storage;
 
-const CHANNEL: &str = "bookside-files";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Loaded {
@@ -85,7 +84,7 @@ thread_local! {
 }
 
 fn channel() -> Option<web_sys::BroadcastChannel> {
-    CHANNEL_HANDLE.with(|cell| cell.get_or_init(|| web_sys::BroadcastChannel::new(CHANNEL).ok()).clone())
+    CHANNEL_HANDLE.with(|cell| cell.get_or_init(|| web_sys::BroadcastChannel::new(storage::FILES_CHANNEL).ok()).clone())
 }
 
 fn announce(name: &str) {
@@ -99,7 +98,7 @@ fn announce(name: &str) {
 /// Creates the file contexts, loads them from storage and listens for writes from other tabs.
 pub fn provide() -> (LogCtx, ProfileCtx) {
     let log = LogCtx(StoredFile::new(bookside_core::progress::FILE));
-    let profile = ProfileCtx(StoredFile::new("PROFILE.md"));
+    let profile = ProfileCtx(StoredFile::new(bookside_core::profile::FILE));
     log.0.reload();
     profile.0.reload();
     if let Some(channel) = channel() {

@@ -13,6 +13,8 @@ mod status;
 mod storage;
 mod worker;
 mod study;
+mod theme;
+mod bundle;
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};

@@ -6,17 +6,10 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::storage;
+use crate::storage::{self, pref::{LAST_EXPORT, LAST_LOCATION}};
 
-const THEME_KEY: &str = "bookside-theme";
-pub const LAST_LOCATION: &str = "lastLocation";
-pub const LAST_EXPORT: &str = "lastExport";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Theme {
-    Light,
-    Dark,
-}
+pub use crate::theme::Theme;
 
 /// Preferences shared by every page.
 #[derive(Debug, Clone, Copy)]
@@ -35,7 +28,7 @@ pub fn provide_prefs() {
         last_location: RwSignal::new(None),
         last_export: RwSignal::new(None),
         persisted: RwSignal::new(None),
-        theme: RwSignal::new(current_theme()),
+        theme: RwSignal::new(crate::theme::current()),
     };
     spawn_local(async move {
         match storage::load_pref(LAST_LOCATION).await {
@@ -75,41 +68,7 @@ impl PrefsCtx {
 
     pub fn set_theme(self, theme: Theme) {
         self.theme.set(theme);
-        apply_theme(theme);
-    }
-}
-
-fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
-/// The theme in force: the reader's choice, else the system's.
-fn current_theme() -> Theme {
-    let chosen = local_storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten());
-    match chosen.as_deref() {
-        Some("dark") => Theme::Dark,
-        Some("light") => Theme::Light,
-        _ => {
-            let dark = web_sys::window()
-                .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-                .is_some_and(|m| m.matches());
-            if dark { Theme::Dark } else { Theme::Light }
-        }
-    }
-}
-
-/// Writes the choice where index.html's inline script reads it before the app starts, so a
-/// reload does not flash the other theme.
-fn apply_theme(theme: Theme) {
-    let name = match theme {
-        Theme::Dark => "dark",
-        Theme::Light => "light",
-    };
-    if let Some(storage) = local_storage() {
-        let _ = storage.set_item(THEME_KEY, name);
-    }
-    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-        let _ = root.set_attribute("data-theme", name);
+        crate::theme::apply(theme);
     }
 }
 

@@ -5,10 +5,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_location;
 
 use crate::files::LogCtx;
-use crate::platform::{PrefsCtx, Theme};
-
-/// A week: Safari deletes a site's storage after seven days without a visit.
-const EXPORT_REMINDER_MS: f64 = 7.0 * 24.0 * 3600.0 * 1000.0;
+use crate::platform::PrefsCtx;
 
 #[component]
 pub fn Shell(children: Children) -> impl IntoView {
@@ -22,8 +19,7 @@ pub fn Shell(children: Children) -> impl IntoView {
         }
     };
     let toggle = move |_| {
-        let next = if prefs.theme.get_untracked() == Theme::Dark { Theme::Light } else { Theme::Dark };
-        prefs.set_theme(next);
+        prefs.set_theme(prefs.theme.get_untracked().other());
     };
     view! {
         <a class="skip" href="#content">"Skip to content"</a>
@@ -40,8 +36,8 @@ pub fn Shell(children: Children) -> impl IntoView {
                 <a class="icon" href="/search" aria-label="Search the book" aria-current=current("/search")>
                     <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><circle cx="10" cy="10" r="6" fill="none" stroke="currentColor" stroke-width="2"/><path d="M15 15l5 5" stroke="currentColor" stroke-width="2"/></svg>
                 </a>
-                <button class="icon" type="button" on:click=toggle
-                    aria-label=move || if prefs.theme.get() == Theme::Dark { "Switch to the light theme" } else { "Switch to the dark theme" }>
+                <button id="theme-toggle" class="icon" type="button" on:click=toggle
+                    aria-label=move || prefs.theme.get().toggle_label()>
                     <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z" fill="currentColor"/></svg>
                 </button>
             </div>
@@ -59,15 +55,13 @@ fn ExportReminder() -> impl IntoView {
     let LogCtx(log) = expect_context();
     let due = move || {
         let has_log = log.text.with(|t| !t.trim().is_empty());
-        let persisted = prefs.persisted.get() == Some(true);
-        let stale = prefs.last_export.get().is_none_or(|at| js_sys::Date::now() - at > EXPORT_REMINDER_MS);
-        has_log && !persisted && stale
+        crate::storage::export_reminder_due(has_log, prefs.persisted.get(), prefs.last_export.get(), js_sys::Date::now())
     };
     view! {
         <Show when=due>
             <p class="reminder">
-                "This browser may delete your log if the site goes unused (Safari does after 7 days). "
-                <a href="/log#keep">"Export it or ask the browser to keep it"</a>
+                {crate::storage::EXPORT_REMINDER.0}
+                <a href="/log#keep">{crate::storage::EXPORT_REMINDER.1}</a>
             </p>
         </Show>
     }

@@ -23,6 +23,32 @@ use web_sys::{IdbDatabase, IdbObjectStoreParameters, IdbOpenDbRequest, IdbReques
 pub const DB_NAME: &str = "bookside";
 pub const SCHEMA_VERSION: u32 = 2;
 
+/// The prefs keys more than one part of the site reads.
+pub mod pref {
+    /// The reader's last place in the book (`/book/kv-cache#mqa-and-gqa`).
+    pub const LAST_LOCATION: &str = "lastLocation";
+    /// When the log was last exported (milliseconds since the epoch).
+    pub const LAST_EXPORT: &str = "lastExport";
+    /// The worker's verified runs, as JSON (`Vec<wire::RunRecord>`), kept between visits.
+    pub const VERIFIED_RUNS: &str = "verifiedRuns";
+}
+
+/// The BroadcastChannel on which a tab that saved a file names it, so every tab reloads it.
+pub const FILES_CHANNEL: &str = "bookside-files";
+
+/// A week: Safari deletes a site's storage after seven days without a visit.
+const EXPORT_REMINDER_MS: f64 = 7.0 * 24.0 * 3600.0 * 1000.0;
+
+/// The reminder to export, and where it leads.
+pub const EXPORT_REMINDER: (&str, &str) =
+    ("This browser may delete your log if the site goes unused (Safari does after 7 days). ", "Export it or ask the browser to keep it");
+
+/// Whether to remind the reader to export: there is a log, the browser has not promised to keep
+/// it, and it was not exported in the last week.
+pub fn export_reminder_due(has_log: bool, persisted: Option<bool>, last_export: Option<f64>, now: f64) -> bool {
+    has_log && persisted != Some(true) && last_export.is_none_or(|at| now - at > EXPORT_REMINDER_MS)
+}
+
 const FILES: &str = "files";
 const PREFS: &str = "prefs";
 const SNAPSHOTS: &str = "snapshots";

@@ -21,8 +21,6 @@ use wasm_bindgen_futures::JsFuture;
 const WORKER_KEY: &str = "bookside-worker";
 const TOKEN_PREFIX: &str = "bookside-token ";
 const HEADER: &str = "X-Bookside-Token";
-/// Where verified run records are kept between visits (IndexedDB prefs).
-const RUNS_PREF: &str = "verifiedRuns";
 
 /// What the app knows about its worker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,7 +133,7 @@ pub fn provide() -> WorkerCtx {
     };
     provide_context(ctx);
     spawn_local(async move {
-        if let Ok(Some(text)) = crate::storage::load_pref(RUNS_PREF).await
+        if let Ok(Some(text)) = crate::storage::load_pref(crate::storage::pref::VERIFIED_RUNS).await
             && let Ok(runs) = serde_json::from_str::<Vec<RunRecord>>(&text)
         {
             ctx.runs.update(|r| {
@@ -306,7 +304,7 @@ impl WorkerCtx {
         latest.reverse();
         let Ok(text) = serde_json::to_string(&latest) else { return };
         spawn_local(async move {
-            if let Err(err) = crate::storage::save_pref(RUNS_PREF, &text).await {
+            if let Err(err) = crate::storage::save_pref(crate::storage::pref::VERIFIED_RUNS, &text).await {
                 crate::status::report_error(&err.0);
             }
         });

@@ -104,6 +104,11 @@ impl CardStatus {
         }
     }
 
+    /// The card's button: a session already under way is resumed.
+    pub fn start_label(self) -> &'static str {
+        if self == CardStatus::Partial { "Resume" } else { "Start" }
+    }
+
     /// A stable class name (`not-started`, `partial`, `done`, `verified`).
     pub fn class(self) -> &'static str {
         match self {

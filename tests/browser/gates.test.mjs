@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedSetup, newContext, openPage, viewports, horizontalOverflow, milestoneFixture, workerOnClone, pair } from './harness.mjs';
+import { sharedSetup, newContext, openPage, viewports, horizontalOverflow, milestoneFixture, workerOnClone, pair, importText } from './harness.mjs';
 
 // Milestone m02's (S1.3) reference artifact that falls short of the card's criterion: its test fails.
 const SHORT_M02 = milestoneFixture('m02', 'short');
@@ -60,12 +60,6 @@ const STUCK = [
 ].join('\n');
 
 const shared = sharedSetup();
-
-async function importText(page, text) {
-  await page.fill('#import-paste', text);
-  await page.click('#import-paste-preview');
-  await page.locator('#merge-preview').waitFor();
-}
 
 test('a log that trips a gate: the preview warns, the log page links the finding to its entry (phone)', async () => {
   const context = await newContext(shared.browser, { viewport: viewports.phone });

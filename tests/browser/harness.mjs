@@ -137,10 +137,22 @@ export async function openPage(context, base, path = '/') {
   return page;
 }
 
-/// Waits until the app is the page: its top bar is there and a chapter page's pre-rendered copy
-/// (`#prerender`, which has a top bar of its own) has given way to it.
+/// Waits until the page is ready: the app's top bar is there (and no pre-rendered copy is left
+/// waiting for it), or, on a chapter page, its own small script has filled in what the browser
+/// knows (`data-chapter-ready`, app/src/bin/chapter.rs).
 export async function appReady(page) {
-  await page.waitForFunction(() => !document.getElementById('prerender') && document.querySelector('header.topbar'), null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => document.documentElement.hasAttribute('data-chapter-ready') || (!document.getElementById('prerender') && document.querySelector('header.topbar')),
+    null,
+    { timeout: 30_000 },
+  );
+}
+
+/// Pastes `text` into the log page's import box and waits for the merge preview.
+export async function importText(page, text) {
+  await page.fill('#import-paste', text);
+  await page.click('#import-paste-preview');
+  await page.locator('#merge-preview').waitFor();
 }
 
 /// The page's width is the viewport's: nothing scrolls sideways.

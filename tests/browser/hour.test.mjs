@@ -140,6 +140,9 @@ test('the journey: pair, start S1.3 from its card, two rungs, Verify skip then p
     // The worker's pass is what vouches for the card: verified, not just the log's ✅.
     await goTo(page, worker.origin, '/guide');
     await page.locator('section.card[data-card="S1.3"] .badge', { hasText: 'DONE · verified' }).waitFor();
+    // The chapter page (its own small script, not the app) shows the same verified status.
+    await goTo(page, worker.origin, s13Chapter());
+    assert.equal((await page.locator('section.card[data-card="S1.3"] .badge').textContent()).trim(), 'DONE · verified');
 
     // Home: where you are, with its reason, one tap to start.
     await goTo(page, worker.origin, '/');

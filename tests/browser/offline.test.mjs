@@ -57,7 +57,7 @@ test('a new build reaches the next online visit; the open tab keeps working', as
   const port = new URL(worker.url).port;
   const context = await newContext(shared.browser);
   try {
-    const old = await openPage(context, worker.url, '/book');
+    const old = await openPage(context, worker.url, '/guide');
     await old.evaluate(() => navigator.serviceWorker.ready);
     await worker.stop();
     const index = join(site, 'index.html');

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedSetup, env, newContext, openPage, appReady, viewports } from './harness.mjs';
+import { sharedSetup, env, newContext, openPage, appReady, viewports, importText } from './harness.mjs';
 
 const shared = sharedSetup();
 
@@ -81,6 +81,10 @@ test('on a phone: the contents drawer, previous and next, search, theme, and whe
   await page.goto(new URL(third, shared.worker.url).href);
   await appReady(page);
   await page.locator('article.chapter').waitFor();
+  // The chapter page keeps the choice too, and its toggle switches back.
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), after);
+  await page.getByRole('button', { name: /Switch to the (dark|light) theme/ }).click();
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), before);
   await page.goto(shared.worker.url);
   const resume = page.getByRole('link', { name: 'Continue reading' });
   await resume.waitFor();
@@ -89,37 +93,49 @@ test('on a phone: the contents drawer, previous and next, search, theme, and whe
   await context.close();
 });
 
-/// What a reader sees of a chapter page, to compare the pre-rendered copy with the app's page.
-function pageSummary() {
+/// What a reader sees of a chapter page, to compare the page as sent, as its script leaves it,
+/// and as the app draws it. `badges`: whether the cards' statuses count (the server cannot know
+/// them: they come from the reader's log in the browser).
+function pageSummary(badges) {
   const text = (el) => (el ? el.textContent.replace(/\s+/g, ' ').trim() : null);
   const article = document.querySelector('article.chapter');
   const clone = article.cloneNode(true);
-  // A card's status comes from the reader's log, which only the app reads.
-  for (const badge of clone.querySelectorAll('.badge')) badge.remove();
+  if (!badges) for (const badge of clone.querySelectorAll('.badge, .actions a')) badge.remove();
   return {
     title: article.getAttribute('aria-label'),
     text: text(clone),
     headings: [...article.querySelectorAll('h1,h2,h3,h4,h5,h6')].map((h) => h.id),
     cards: [...article.querySelectorAll('section.card')].map((c) => c.dataset.card),
-    links: [...document.querySelectorAll('main a, header a')].map((a) => `${a.getAttribute('href')} ${text(a)} ${a.getAttribute('aria-current')}`),
+    links: [...document.querySelectorAll('main a, header a')].map((a) => `${a.getAttribute('href')} ${badges ? text(a) : ''} ${a.getAttribute('aria-current')}`),
     header: text(document.querySelector('header.topbar nav')),
   };
 }
 
-test('a chapter page reads before the app arrives, and the app takes it over with the same page, without a shift', async () => {
-  const { route } = s13Target();
+const PARTIAL_S13 = '### 2026-07-21 — S1.3 (KV-cache budget) — PARTIAL\n- **Done-when**: test_m02_kv_budget.py ❌\n';
+const DONE_S13 = '### 2026-07-22 — S1.3 (KV-cache budget) — DONE\n- **Done-when**: test_m02_kv_budget.py ✅\n';
+
+test('a chapter page is whole before any script runs; its own small script shows my statuses; the app draws the same page', async () => {
+  const { route, title } = s13Target();
   // The worker sends the chapter already rendered: with JavaScript off, it is all there.
   const raw = await (await fetch(new URL(route, shared.worker.url))).text();
   assert.match(raw, /<div id="prerender">/);
+  assert.match(raw, /bookside-chapter-[0-9a-f]+\.js/, 'the page loads the chapter entry point');
+  assert.doesNotMatch(raw, /bookside-app-/, 'the page does not load the whole app');
   const still = await shared.browser.newContext({ viewport: viewports.phone, javaScriptEnabled: false });
   const copy = await still.newPage();
   await copy.goto(new URL(route, shared.worker.url).href);
   assert.ok(await copy.locator('#prerender article.chapter h1').isVisible());
   assert.ok(await copy.locator('#prerender section.card[data-card="S1.3"]').isVisible());
-  const before = await copy.evaluate(pageSummary);
+  const asSent = await copy.evaluate(pageSummary, false);
   await still.close();
 
+  // A log where S1.3 is under way, imported in the app.
   const context = await newContext(shared.browser, { viewport: viewports.phone });
+  const app = await openPage(context, shared.worker.url, '/log');
+  await importText(app, PARTIAL_S13);
+  await app.click('#import-accept');
+  await app.locator('#entries li.entry').first().waitFor();
+
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (err) => page.errors.push(err.message));
@@ -129,18 +145,39 @@ test('a chapter page reads before the app arrives, and the app takes it over wit
   });
   await page.goto(new URL(route, shared.worker.url).href);
   await appReady(page);
-  await page.locator('section.card[data-card="S1.3"] .badge', { hasText: 'not started' }).waitFor();
-  const after = await page.evaluate(pageSummary);
-  assert.deepEqual(after, before, 'the pre-rendered copy and the app show the same page');
-  assert.equal(await page.locator('main').count(), 1, 'one page, not two');
+  const card = page.locator('section.card[data-card="S1.3"]');
+  assert.equal((await card.locator('.badge').textContent()).trim(), 'PARTIAL');
+  assert.equal((await card.locator('.actions a').textContent()).trim(), 'Resume');
+  assert.deepEqual(await page.evaluate(pageSummary, false), asSent, 'the script changes only the statuses');
   const shift = await page.evaluate(() => window.__shifts.reduce((a, b) => a + b, 0));
-  assert.ok(shift < 0.01, `the takeover moved the page (layout shift ${shift})`);
-  // The copy is not the app's offline shell: the service worker keeps the plain index.html.
+  assert.ok(shift < 0.01, `filling in the statuses moved the page (layout shift ${shift})`);
+  const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname));
+  assert.ok(loaded.some((p) => /^\/bookside-chapter-[0-9a-f]+_bg\.wasm$/.test(p)), `loaded: ${loaded}`);
+  assert.ok(!loaded.some((p) => p.startsWith('/bookside-app-')), `the chapter page fetched the app: ${loaded}`);
+
+  // The app, reaching the same chapter from its contents, draws the same page and statuses.
+  await app.goto(shared.worker.url);
+  await appReady(app);
+  await app.locator('#toc').getByRole('link', { name: title, exact: false }).first().click();
+  await app.waitForURL((url) => url.pathname === route);
+  await app.locator('section.card[data-card="S1.3"] .badge', { hasText: 'PARTIAL' }).waitFor();
+  assert.deepEqual(await app.evaluate(pageSummary, true), await page.evaluate(pageSummary, true));
+
+  // Finishing S1.3 in the app's tab reaches the open chapter page without a reload.
+  await app.goto(new URL('/log', shared.worker.url).href);
+  await appReady(app);
+  await importText(app, DONE_S13);
+  await app.click('#import-accept');
+  await card.locator('.badge', { hasText: 'DONE · self-reported' }).waitFor();
+  assert.equal((await card.locator('.actions a').textContent()).trim(), 'Start');
+  assert.equal(await page.locator('main').count(), 1, 'one page, not two');
+
+  // The chapter page is not the app's offline shell: the service worker keeps the plain index.html.
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     for (let i = 0; i < 100 && !(await caches.match('/')); i++) await new Promise((r) => setTimeout(r, 100));
   });
   assert.doesNotMatch(await page.evaluate(async () => (await caches.match('/')).text()), /id="prerender"/);
-  assert.deepEqual(page.errors, []);
+  assert.deepEqual([...page.errors, ...app.errors], []);
   await context.close();
 });

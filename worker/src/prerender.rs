@@ -1,16 +1,16 @@
-//! Chapter pages pre-rendered natively: index.html with the chapter already in it, so a reader
-//! sees the text as soon as the HTML and CSS arrive instead of after the wasm has downloaded,
-//! compiled and fetched the book.
+//! Chapter pages rendered natively: the built site's `chapter.html` with the chapter already in
+//! it. A reader sees the text as soon as the HTML and CSS arrive, and reading needs no script.
 //!
 //! The markup is the app's own for the same route (`app/src/shell.rs` and
 //! `app/src/pages/reader.rs`: the top bar, the table of contents twice, the chapter cut into
 //! sections by `core::reading` with the session cards in place, previous/next), from the same
-//! core functions, inside `<div id="prerender">`. The app's nodes stay hidden while that element
-//! exists (style.css); once the app has rendered the page from the book it removes it, in the
-//! frame its own copy appears (`app::library::WithLibrary`), so nothing flashes or shifts.
-//! What the server cannot know stays neutral: a card's status comes from the reader's log in the
-//! browser, so the badge waits for the app. `tests/browser/reader.test.mjs` checks that the
-//! copy and the app's page say the same.
+//! core functions, inside `<div id="prerender">`. What the server cannot know stays neutral: a
+//! card's status comes from the reader's log in the browser, so its badge is filled in there by
+//! the page's small entry point (`app/src/bin/chapter.rs`), which also runs the theme toggle.
+//! In a site built without `chapter.html`, the template is index.html: the whole app starts, draws
+//! the same page from the book and removes the copy in the frame its own appears
+//! (`app::library::WithLibrary`). `tests/browser/reader.test.mjs` checks that a chapter page and
+//! the app's page for it say the same.
 
 use std::collections::BTreeMap;
 
@@ -20,6 +20,13 @@ use bookside_core::{reading, render};
 
 /// The id of the element that holds a pre-rendered page.
 pub const ID: &str = "prerender";
+
+/// The page chapters are put into: the built site's `chapter.html` (the chapter page's own small
+/// entry point, `app/src/bin/chapter.rs`), or its `index.html` (the whole app, which takes the
+/// page over) in a site built without it.
+pub fn template(site: &std::path::Path) -> Option<String> {
+    std::fs::read_to_string(site.join("chapter.html")).ok()
+}
 
 /// Every chapter's page keyed by its app route (`/book/kv-cache`; `/book` is the first
 /// chapter, as in the app). `index_html` is the built site's index.html.
@@ -92,7 +99,7 @@ fn chapter_markup(book: &Book, guide: Option<&Guide>, index: usize) -> String {
          <header class=\"topbar\"><a class=\"brand\" href=\"/\">Bookside</a>\
          <nav aria-label=\"Sections\"><a href=\"/book\" aria-current=\"page\">Read</a><a href=\"/guide\">Guide</a><a href=\"/log\">Log</a><a href=\"/profile\">Profile</a></nav>\
          <div class=\"tools\"><a class=\"icon\" href=\"/search\" aria-label=\"Search the book\">{SEARCH_ICON}</a>\
-         <button class=\"icon\" type=\"button\" aria-label=\"Switch the theme\">{THEME_ICON}</button></div></header>\
+         <button id=\"theme-toggle\" class=\"icon\" type=\"button\" aria-label=\"Switch the theme\">{THEME_ICON}</button></div></header>\
          <div class=\"notices\" role=\"status\" aria-live=\"polite\"></div>\
          <main id=\"content\" tabindex=\"-1\"><div class=\"reader\">\
          <nav class=\"toc-sidebar\" aria-label=\"Table of contents\">{toc}</nav>\

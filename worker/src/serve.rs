@@ -60,7 +60,8 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         .with_context(|| format!("no built site at {}: run `cargo xtask start` to build it", site.display()))?;
     let book = bookside_core::book::load(&bundle);
     let (guide, _) = bookside_core::guide::load(&book, None);
-    let mut pages = crate::prerender::pages(&index_html, &book, guide.as_ref());
+    let chapter_html = crate::prerender::template(&site).unwrap_or_else(|| index_html.clone());
+    let mut pages = crate::prerender::pages(&chapter_html, &book, guide.as_ref());
     // Under "": the page for any other `/book/...` address (the app says what is missing).
     pages.insert(String::new(), index_html.clone());
     let pages = Arc::new(pages);
@@ -70,7 +71,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on 127.0.0.1:{}: is another bookside running?", args.port))?;
     let addr = listener.local_addr()?;
-    let policy = Arc::new(Policy::new(addr.port(), origins.clone(), token.clone(), &security::inline_scripts(&index_html)));
+    let policy = Arc::new(Policy::new(addr.port(), origins.clone(), token.clone(), &[security::inline_scripts(&index_html), security::inline_scripts(&chapter_html)].concat()));
     let runs = Arc::new(Runs::new(clone.root.clone()));
     let state = Arc::new(AppState { clone, runs: Arc::clone(&runs), timeout: Duration::from_secs(args.timeout) });
 

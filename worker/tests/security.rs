@@ -382,3 +382,24 @@ fn hostile_session_ids_run_nothing() {
     assert!(dir.path().join("book/ran.txt").exists());
     assert!(!dir.path().join("book/pwned").exists());
 }
+
+#[test]
+fn chapter_pages_use_the_chapter_template_and_its_loader_is_allowed_by_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = fixture_site(dir.path());
+    // What Trunk builds from app/chapter.html: another page, another inline loader.
+    let loader = "\nimport init from '/chapter.js';\nawait init();\n";
+    std::fs::write(site.join("chapter.html"), format!("<!DOCTYPE html>\n<html><head><script type=\"module\">{loader}</script></head><body></body></html>\n")).unwrap();
+    let w = worker(dir.path());
+    let host = w.host();
+    let r = w.raw(&format!("GET /book/guide HTTP/1.1\r\nHost: {host}"), "");
+    assert_eq!(r.status, 200);
+    assert!(r.body.contains("<div id=\"prerender\">") && r.body.contains("/chapter.js"), "{}", r.body);
+    assert!(!r.body.contains("/app.js"), "a chapter page does not load the app");
+    let csp = r.header("content-security-policy").expect("a CSP");
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(loader.as_bytes()));
+    assert!(csp.contains(&format!("'sha256-{hash}'")), "{csp}");
+    // Every other route is still the app.
+    let r = w.raw(&format!("GET /guide HTTP/1.1\r\nHost: {host}"), "");
+    assert!(r.body.contains("/app.js") && !r.body.contains("/chapter.js"));
+}

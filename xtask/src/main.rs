@@ -119,25 +119,42 @@ fn dist() -> anyhow::Result<()> {
 }
 
 fn build_site(tools: &tools::BuildTools) -> anyhow::Result<()> {
+    let dist = root().join("dist");
     run(Command::new(&tools.trunk).args(["build", "--release"]).current_dir(root()).env("PATH", &tools.path))?;
-    check_wasm_optimised()?;
-    compress::precompress(&root().join("dist"))
+    check_wasm_optimised(&dist, "bookside-app")?;
+    // The chapter pages' template and its small wasm (app/src/bin/chapter.rs), built by Trunk on
+    // their own (Trunk builds one page per run and empties its output folder first), then moved
+    // beside the app as dist/chapter.html.
+    let chapter_dist = root().join("target/chapter-site");
+    run(Command::new(&tools.trunk).args(["build", "--release", "app/chapter.html", "--dist"]).arg(&chapter_dist).current_dir(root()).env("PATH", &tools.path))?;
+    check_wasm_optimised(&chapter_dist, "bookside-chapter")?;
+    for entry in std::fs::read_dir(&chapter_dist)? {
+        let path = entry?.path();
+        let name = path.file_name().context("a file name")?.to_string_lossy().into_owned();
+        // Trunk names the page after its source (older releases: index.html).
+        let to = if name.ends_with(".html") { dist.join("chapter.html") } else { dist.join(&name) };
+        if path.is_file() {
+            std::fs::copy(&path, &to).with_context(|| format!("cannot copy {} to {}", path.display(), to.display()))?;
+        }
+    }
+    compress::precompress(&dist)
 }
 
 /// Trunk skips wasm-opt silently when it cannot find a matching one; a release site must have
 /// gone through it (size, and it is where Debian's broken binaryen would show up).
-fn check_wasm_optimised() -> anyhow::Result<()> {
-    let optimised = std::fs::read(root().join("target/wasm-opt/release/bookside-app_bg.wasm"))
+fn check_wasm_optimised(dist: &Path, bin: &str) -> anyhow::Result<()> {
+    let optimised = std::fs::read(root().join(format!("target/wasm-opt/release/{bin}_bg.wasm")))
         .context("wasm-opt produced nothing: check Trunk.toml's [tools] wasm_opt and .tools/")?;
-    let shipped = std::fs::read_dir(root().join("dist"))?
+    let prefix = format!("{bin}-");
+    let shipped = std::fs::read_dir(dist)?
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "wasm"))
-        .context("dist/ holds no .wasm after the build")?;
+        .find(|p| p.extension().is_some_and(|e| e == "wasm") && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&prefix)))
+        .with_context(|| format!("{} holds no {bin} .wasm after the build", dist.display()))?;
     if std::fs::read(&shipped)? != optimised {
         bail!("{} is not wasm-opt's output: the release build skipped wasm-opt", shipped.display());
     }
-    eprintln!("xtask: site built; {} went through wasm-opt ({} bytes)", shipped.display(), optimised.len());
+    eprintln!("xtask: {} went through wasm-opt ({} bytes)", shipped.display(), optimised.len());
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use bookside_core::guide::{Card, CardKind};
-use bookside_core::reading::{self, CardStatus};
+use bookside_core::reading;
 use bookside_core::render;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_params_map};
@@ -164,7 +164,7 @@ pub fn SessionCard(card: Card, library: Arc<Library>, #[prop(optional)] current:
             <p class="meta">{ends}</p>
             <div class="actions">
                 <a class="button primary" href=format!("/session/{}", card.id) aria-label=start_label>
-                    {move || if status.get() == CardStatus::Partial { "Resume" } else { "Start" }}
+                    {move || status.get().start_label()}
                 </a>
             </div>
         </section>
