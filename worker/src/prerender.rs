@@ -44,7 +44,9 @@ pub fn pages(index_html: &str, book: &Book, guide: Option<&Guide>) -> BTreeMap<S
 
 /// `index_html` with `body` placed first inside `<body>`, wrapped in the pre-render element.
 fn inject(index_html: &str, body: &str) -> String {
-    let at = index_html.find("<body").and_then(|start| index_html[start..].find('>').map(|end| start + end + 1)).unwrap_or(index_html.len());
+    // After the head, so a comment in it that names the body cannot be taken for it.
+    let head_end = index_html.find("</head>").unwrap_or(0);
+    let at = index_html[head_end..].find("<body").map(|start| head_end + start).and_then(|start| index_html[start..].find('>').map(|end| start + end + 1)).unwrap_or(index_html.len());
     format!("{}<div id=\"{ID}\">{body}</div>{}", &index_html[..at], &index_html[at..])
 }
 
@@ -177,12 +179,13 @@ mod tests {
 
     #[test]
     fn every_chapter_gets_its_page_with_the_chapter_text_inside_the_body() {
-        let index = "<!DOCTYPE html><html><head><title>B</title></head><body>\n</body></html>";
+        // A comment in the head that names the body is not the body.
+        let index = "<!DOCTYPE html><html><head><title>B</title><!-- goes in <body> --></head><body>\n</body></html>";
         let (book, guide) = sample();
         let pages = pages(index, &book, guide.as_ref());
         assert_eq!(pages.len(), book.chapters.len() + 1, "one page per chapter, plus /book");
         let page = &pages["/book/kv-cache"];
-        let body = page.split_once("<body>").unwrap().1;
+        let body = page.split_once("</head><body>").unwrap().1;
         assert!(body.starts_with("<div id=\"prerender\">"), "{body:.80}");
         assert!(page.ends_with("</div>\n</body></html>"));
         let chapter = book.chapters.iter().find(|c| c.path == "kv-cache.md").unwrap();

@@ -126,7 +126,7 @@ fn build_site(tools: &tools::BuildTools) -> anyhow::Result<()> {
     // their own (Trunk builds one page per run and empties its output folder first), then moved
     // beside the app as dist/chapter.html.
     let chapter_dist = root().join("target/chapter-site");
-    run(Command::new(&tools.trunk).args(["build", "--release", "app/chapter.html", "--dist"]).arg(&chapter_dist).current_dir(root()).env("PATH", &tools.path))?;
+    run(Command::new(&tools.trunk).args(["build", "--release", "--dist"]).arg(&chapter_dist).arg("app/chapter.html").current_dir(root()).env("PATH", &tools.path))?;
     check_wasm_optimised(&chapter_dist, "bookside-chapter")?;
     for entry in std::fs::read_dir(&chapter_dist)? {
         let path = entry?.path();

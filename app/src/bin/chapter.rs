@@ -9,7 +9,8 @@
 //! - each session card's status (the log, the profile's Phase 0 answer, the verified runs the
 //!   app last heard from the worker) and its Start/Resume button;
 //! - the theme toggle; where the reader is (for the home page's "Continue reading");
-//! - the reminder to export, and any storage failure, in the page's notices.
+//! - the reminder to export (at the end of the chapter), and any storage failure, in the page's
+//!   notices.
 //!
 //! Every other route loads the full app (`main.rs`), which the service worker has precached
 //! since the first visit; a chapter reached inside the app is drawn by the app itself. Keeping
@@ -175,7 +176,9 @@ fn show_reminder(document: &Document, due: bool) {
     match (existing, due) {
         (Some(p), false) => p.remove(),
         (None, true) => {
-            let Some(notices) = document.query_selector(".notices").ok().flatten() else { return };
+            // At the end of the chapter, not atop it: text the reader is already reading must not
+            // move when the log has been read.
+            let Some(pager) = document.query_selector("nav.pager").ok().flatten() else { return };
             let Ok(p) = document.create_element("p") else { return };
             p.set_class_name("reminder");
             p.set_text_content(Some(storage::EXPORT_REMINDER.0));
@@ -184,7 +187,7 @@ fn show_reminder(document: &Document, due: bool) {
                 link.set_text_content(Some(storage::EXPORT_REMINDER.1));
                 let _ = p.append_child(&link);
             }
-            let _ = notices.after_with_node_1(&p);
+            let _ = pager.after_with_node_1(&p);
         }
         _ => {}
     }
