@@ -912,6 +912,48 @@ fn strip_leading_separator(text: &str) -> Option<&str> {
 
 /// Reads a line as an entry heading; `None` when it is not one (it is then a note).
 fn parse_heading(line: &str) -> Option<Heading<'_>> {
+    parse_canonical_heading(line).or_else(|| parse_any_heading(line))
+}
+
+/// Reads the canonical heading, `### DATE — SESSION (TITLE) — STATUS` (title optional), as the
+/// app writes it and most headings are: the same reading as [`parse_any_heading`], without its
+/// search for separators outside parentheses. `None` for anything else, even a valid heading.
+fn parse_canonical_heading(line: &str) -> Option<Heading<'_>> {
+    const SEP: &str = " — ";
+    let b = line.as_bytes();
+    let date_ok = |i: usize, c: &u8| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() };
+    if b.len() < 19 || !line.starts_with("### ") || !b[4..14].iter().enumerate().all(|(i, c)| date_ok(i, c)) || &b[14..19] != SEP.as_bytes() {
+        return None;
+    }
+    let date_text = &line[4..14];
+    let rest = &line[19..];
+    // The status is a word after the last separator; before it, a session id and maybe a
+    // title in parentheses, with no other parentheses that could nest separators.
+    // (Byte scans: this runs once per entry, and `str` searches cost more to set up than a
+    // heading is long.)
+    let status_start = rest.bytes().rposition(|c| !c.is_ascii_alphabetic()).map_or(0, |i| i + 1);
+    let status = &rest[status_start..];
+    let middle = rest[..status_start].strip_suffix(SEP)?;
+    let (session, title) = match middle.bytes().position(|c| c == b' ') {
+        None => (middle, None),
+        Some(i) => (&middle[..i], Some(middle[i + 1..].strip_prefix('(')?.strip_suffix(')')?)),
+    };
+    let paren = |c: u8| c == b'(' || c == b')';
+    let plain = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_graphic() && !paren(c));
+    if status.is_empty() || !plain(session) || title.is_some_and(|t| t.bytes().any(paren)) {
+        return None;
+    }
+    Some(Heading {
+        date_text,
+        date: Date::parse(date_text),
+        session,
+        title: title.map(trim).filter(|t| !t.is_empty()),
+        status: Some(status),
+    })
+}
+
+/// [`parse_heading`] for any spelling.
+fn parse_any_heading(line: &str) -> Option<Heading<'_>> {
     let t = strip_indent(line)?.strip_prefix("###")?;
     if !(t.is_empty() || t.starts_with([' ', '\t'])) {
         return None;
@@ -1770,6 +1812,38 @@ mod tests {
             let line = format!("{open}{name}{close}{value}");
             proptest::prop_assert_eq!(parse_field_line(&line), parse_any_field_line(&line), "{:?}", line);
         }
+    }
+
+    #[test]
+    fn canonical_headings_read_as_any_other() {
+        // Every combination of near-canonical parts: the fast reading either declines or reads
+        // exactly what the general one does.
+        let dates = ["2026-07-22", "2026-7-222", "2026-02-30", "20x6-07-22", "2026-07-22 "];
+        let seps = [" — ", "—", " – ", " - ", " —  ", "  — ", " -- "];
+        let sessions = ["S1.3", "S1 3", "S(1", "M2—", "S1\u{a0}", "s", "", "S1.3)"];
+        let titles = ["", " (a — b)", " (  )", " (a (b) c)", " (a))", " (a — DONE)", "  (t)", " (x - y)", " (t", " (—)"];
+        let statuses = ["DONE", "partial", "Other", "DONE ", "**DONE**", "DO-NE", "DONE\r", "", "DONE)", "A — B"];
+        let mut fast = 0;
+        for date in dates {
+            for sep in seps {
+                for session in sessions {
+                    for title in titles {
+                        for sep2 in seps.iter().chain(&[""]) {
+                            for status in statuses {
+                                let line = format!("### {date}{sep}{session}{title}{sep2}{status}");
+                                let canonical = parse_canonical_heading(&line);
+                                if canonical.is_some() {
+                                    fast += 1;
+                                    assert_eq!(canonical, parse_any_heading(&line), "{line:?}");
+                                }
+                                assert_eq!(parse_heading(&line), parse_any_heading(&line), "{line:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fast >= 50, "only {fast} lines took the fast reading");
     }
 
     #[test]
