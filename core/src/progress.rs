@@ -940,7 +940,7 @@ fn parse_canonical_heading(line: &str) -> Option<Heading<'_>> {
     };
     let paren = |c: u8| c == b'(' || c == b')';
     let plain = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_graphic() && !paren(c));
-    if status.is_empty() || !plain(session) || title.is_some_and(|t| t.bytes().any(paren)) {
+    if status.is_empty() || !plain(session) || title.is_some_and(|t| memchr::memchr2(b'(', b')', t.as_bytes()).is_some()) {
         return None;
     }
     Some(Heading {
@@ -1275,7 +1275,8 @@ pub fn parse<'a>(text: &'a str) -> (ProgressLog, Vec<Diagnostic>) {
     if let Some(o) = open.take() {
         finish(o, text.len(), &mut read, &mut diags);
     }
-    source.read.set(read).expect("only parse fills a source it made");
+    // The cell is this parse's own, so it is empty and `set` cannot fail.
+    let _ = source.read.set(read);
     check_duplicates(&entries, &duplicates.repeats, &mut diags);
     (ProgressLog { preamble: text[..preamble_end].to_string(), entries }, diags)
 }
