@@ -1,7 +1,7 @@
 //! `cargo xtask start --check`: what the README's first command does, checked end to end. The
 //! real release worker starts on a free port, and plain HTTP over a socket (no client library, so
-//! nothing here can smooth over a bad response) must get the app's page and the wasm that
-//! wasm-opt produced.
+//! nothing here can smooth over a bad response) must get the app's page and a chapter page, each
+//! with the wasm that wasm-opt produced for it.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -39,20 +39,23 @@ pub fn check_start(mut serve: Command) -> anyhow::Result<()> {
         .with_context(|| format!("the worker did not print its URL; it printed: {first:?}"))?
         .to_owned();
 
-    let (status, page) = get(&addr, "/")?;
-    ensure!(status == 200, "GET / answered {status}, not 200");
-    let page = String::from_utf8_lossy(&page);
-    let wasm = page
-        .split(['"', '\''])
-        .find(|s| s.ends_with("_bg.wasm"))
-        .with_context(|| format!("the page at / loads no wasm:\n{page}"))?
-        .to_owned();
-    let (status, served) = get(&addr, &format!("/{}", wasm.trim_start_matches('/')))?;
-    ensure!(status == 200, "GET {wasm} answered {status}, not 200");
-    let optimised = std::fs::read(root().join("target/wasm-opt/release/bookside-app_bg.wasm"))
-        .context("no wasm-opt output in target/wasm-opt/release")?;
-    ensure!(served == optimised, "{wasm} as served is not wasm-opt's output ({} bytes served, {} expected)", served.len(), optimised.len());
-    eprintln!("xtask: start checked: http://{addr}/ answered 200 with the app and its wasm-opt'd wasm ({} bytes)", served.len());
+    // The app at `/`, and a chapter page with its own small entry point (app/src/bin/chapter.rs).
+    for (path, bin) in [("/", "bookside-app"), ("/book", "bookside-chapter")] {
+        let (status, page) = get(&addr, path)?;
+        ensure!(status == 200, "GET {path} answered {status}, not 200");
+        let page = String::from_utf8_lossy(&page);
+        let wasm = page
+            .split(['"', '\''])
+            .find(|s| s.ends_with("_bg.wasm"))
+            .with_context(|| format!("the page at {path} loads no wasm:\n{page}"))?
+            .to_owned();
+        let (status, served) = get(&addr, &format!("/{}", wasm.trim_start_matches('/')))?;
+        ensure!(status == 200, "GET {wasm} answered {status}, not 200");
+        let optimised = std::fs::read(root().join(format!("target/wasm-opt/release/{bin}_bg.wasm")))
+            .with_context(|| format!("no wasm-opt output for {bin} in target/wasm-opt/release"))?;
+        ensure!(served == optimised, "{wasm} as served at {path} is not {bin}'s wasm-opt output ({} bytes served, {} expected)", served.len(), optimised.len());
+        eprintln!("xtask: start checked: http://{addr}{path} answered 200 with {bin}'s wasm-opt'd wasm ({} bytes)", served.len());
+    }
     Ok(())
 }
 
