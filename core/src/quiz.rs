@@ -245,7 +245,7 @@ impl Cx<'_> {
 
     fn topic(&mut self, t: &Table<'_>, line: usize) -> Option<Topic> {
         self.unknown_keys(t, &["id", "title", "reread", "themes", "numeric", "choice", "explain"], "a topic");
-        let Some(id) = self.string(t, "id", true, "a topic", line) else { return None };
+        let id = self.string(t, "id", true, "a topic", line)?;
         let what = format!("topic `{id}`");
         let title = self.string(t, "title", false, &what, line).unwrap_or_else(|| id.clone());
         let reread = self.string(t, "reread", false, &what, line);
@@ -1420,7 +1420,7 @@ title = "again"
             (1536.0, "1536"),
             (-2.0, "-2"),
             (0.1172, "0.1172"),
-            (3.14159, "3.142"),
+            (4.56789, "4.568"),
             (1234.5678, "1235"),
             (0.000012345, "1.234e-5"),
             (2.5e20, "2.500e20"),

@@ -52,8 +52,9 @@ fn plans() {
 fn table() {
     use Pace::*;
     use Phase::*;
-    // (pace, resumed, milestone, minute, reader's phase, past Midpoint, planned phase, nudges)
-    let cases: &[(Pace, bool, bool, i64, Phase, bool, Phase, &str)] = &[
+    /// (pace, resumed, milestone, minute, reader's phase, past Midpoint, planned phase, nudges)
+    type Case = (Pace, bool, bool, i64, Phase, bool, Phase, &'static str);
+    let cases: &[Case] = &[
         (Sixty, false, true, 0, Open, false, Open, ""),
         (Sixty, false, true, 4, Open, false, Open, ""),
         (Sixty, false, true, 5, Read, false, Read, ""),
