@@ -80,7 +80,8 @@ pub struct ProgressLog {
 /// The entries of a parsed log share one copy of the file's text (a [`Source`] behind an
 /// `Arc`): an entry is a byte range of it, and everything read from the entry is kept as byte
 /// ranges too, read back through the accessors below. Parsing a log thus allocates a fixed
-/// handful of buffers whatever its length, none per entry, and cloning an entry is cheap. An
+/// handful of buffers whatever its length, and nothing per entry unless it needs a diagnostic
+/// or has an unknown status word; cloning an entry is cheap. An
 /// entry made by [`Entry::new`] has a source of its own. The model is complete after [`parse`];
 /// accessors only slice.
 #[derive(Clone)]
