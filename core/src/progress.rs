@@ -46,7 +46,7 @@
 //! - **Next**: S1.4 — dense vs MoE, decided with numbers
 //! ```
 //!
-//! [`NewEntry::to_text`] writes it, [`append`] adds it to a log, and [`fmt`] rewrites
+//! [`NewEntry::to_text`] writes it, [`append`] adds it to a log, and [`fmt()`] rewrites
 //! hand-edited entries into it without touching lines it does not understand.
 
 use std::collections::HashMap;
@@ -66,7 +66,7 @@ pub const FILE: &str = "PROGRESS.md";
 /// A parsed PROGRESS.md: the text before the first entry, then the entries in file order.
 ///
 /// Concatenating `preamble` and every entry's [`Entry::raw`] gives back the file byte for byte.
-/// The entries may be reordered, removed, or taken from other logs: [`print`] writes whatever
+/// The entries may be reordered, removed, or taken from other logs: [`print()`] writes whatever
 /// they hold.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ProgressLog {
@@ -77,7 +77,7 @@ pub struct ProgressLog {
 /// One session's entry: its raw text (heading, fields, and any notes up to the next entry,
 /// with their line endings) and what could be read from it.
 ///
-/// The entries of a parsed log share one copy of the file's text (a [`Source`] behind an
+/// The entries of a parsed log share one copy of the file's text (a `Source` behind an
 /// `Arc`): an entry is a byte range of it, and everything read from the entry is kept as byte
 /// ranges too, read back through the accessors below. Parsing a log thus allocates a fixed
 /// handful of buffers whatever its length, and nothing per entry unless it needs a diagnostic
