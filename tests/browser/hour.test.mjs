@@ -293,10 +293,12 @@ test('cancelling a running Verify: the worker reports it cancelled and no proces
     await page.click('#verify-run');
     await page.locator('#verify-progress').waitFor();
     await page.locator('#verify-cancel').waitFor();
+    // The file exists a moment before its pid is in it: wait for the pid itself.
+    const written = () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() : '');
     const deadline = Date.now() + 180_000;
-    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    assert.ok(existsSync(pidFile), 'pytest started and wrote its pid');
-    const pid = Number(readFileSync(pidFile, 'utf8'));
+    while (!written() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.ok(written(), 'pytest started and wrote its pid');
+    const pid = Number(written());
     assert.ok(alive(pid), `pytest ${pid} is running`);
 
     await page.click('#verify-cancel');
