@@ -69,7 +69,7 @@ pub fn write(args: Args) -> anyhow::Result<std::process::ExitCode> {
         let index_html = std::fs::read_to_string(&index).with_context(|| format!("cannot read {}: build the site first", index.display()))?;
         let book = bookside_core::book::load(&bundle);
         let (guide, _) = bookside_core::guide::load(&book, None);
-        let chapter_html = crate::prerender::template(site).unwrap_or_else(|| index_html.clone());
+        let chapter_html = crate::prerender::template(site, &index_html);
         let pages = crate::prerender::pages(&chapter_html, &book, guide.as_ref());
         // `/book` alone would need `book.html` beside the `book/` folder, which hosts resolve as
         // the folder: that address gets index.html, and the app opens the first chapter.

@@ -22,10 +22,10 @@ use bookside_core::{reading, render};
 pub const ID: &str = "prerender";
 
 /// The page chapters are put into: the built site's `chapter.html` (the chapter page's own small
-/// entry point, `app/src/bin/chapter.rs`), or its `index.html` (the whole app, which takes the
+/// entry point, `app/src/bin/chapter.rs`), or its `index_html` (the whole app, which takes the
 /// page over) in a site built without it.
-pub fn template(site: &std::path::Path) -> Option<String> {
-    std::fs::read_to_string(site.join("chapter.html")).ok()
+pub fn template(site: &std::path::Path, index_html: &str) -> String {
+    std::fs::read_to_string(site.join("chapter.html")).unwrap_or_else(|_| index_html.to_owned())
 }
 
 /// Every chapter's page keyed by its app route (`/book/kv-cache`; `/book` is the first

@@ -74,13 +74,15 @@ pub struct Policy {
 
 impl Policy {
     /// `extra_origins` are the `--origin` values, already normalised by [`normalize_origin`];
-    /// `inline_scripts` are the bodies of index.html's inline scripts, allowed by hash.
+    /// `inline_scripts` are the bodies of the pages' inline scripts (index.html's and
+    /// chapter.html's, which share some), each allowed once by hash.
     pub fn new(port: u16, extra_origins: Vec<String>, token: Token, inline_scripts: &[String]) -> Policy {
         let hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}")];
         let mut origins: Vec<String> = hosts.iter().map(|h| format!("http://{h}")).collect();
         origins.extend(extra_origins);
-        let hashes: String = inline_scripts
-            .iter()
+        let unique: std::collections::BTreeSet<&String> = inline_scripts.iter().collect();
+        let hashes: String = unique
+            .into_iter()
             .map(|s| format!(" 'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(s.as_bytes()))))
             .collect();
         // 'wasm-unsafe-eval' lets the page compile its WebAssembly and nothing else; inline styles

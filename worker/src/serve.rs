@@ -60,7 +60,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         .with_context(|| format!("no built site at {}: run `cargo xtask start` to build it", site.display()))?;
     let book = bookside_core::book::load(&bundle);
     let (guide, _) = bookside_core::guide::load(&book, None);
-    let chapter_html = crate::prerender::template(&site).unwrap_or_else(|| index_html.clone());
+    let chapter_html = crate::prerender::template(&site, &index_html);
     let mut pages = crate::prerender::pages(&chapter_html, &book, guide.as_ref());
     // Under "": the page for any other `/book/...` address (the app says what is missing).
     pages.insert(String::new(), index_html.clone());
