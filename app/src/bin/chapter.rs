@@ -135,10 +135,11 @@ async fn show_what_the_browser_knows() {
         Ok(text) => text.unwrap_or_default(),
         Err(err) => return notice(&err.0),
     };
-    let cards = document.query_selector_all("section.card[data-card]").ok();
-    if cards.as_ref().is_some_and(|c| c.length() > 0) {
+    if let Ok(cards) = document.query_selector_all("section.card[data-card]")
+        && cards.length() > 0
+    {
         match guide().await {
-            Ok(guide) => show_statuses(&document, &guide, &log).await,
+            Ok(guide) => show_statuses(&cards, &guide, &log).await,
             Err(message) => notice(&message),
         }
     }
@@ -147,7 +148,7 @@ async fn show_what_the_browser_knows() {
     show_reminder(&document, due);
 }
 
-async fn show_statuses(document: &Document, guide: &Guide, log_text: &str) {
+async fn show_statuses(cards: &web_sys::NodeList, guide: &Guide, log_text: &str) {
     let profile = storage::load_file(profile::FILE).await.ok().flatten().unwrap_or_default();
     let phase0_skipped = profile::parse(&profile).0.profile.phase0_skipped;
     let verified: Vec<RunRecord> = match storage::load_pref(storage::pref::VERIFIED_RUNS).await {
@@ -157,7 +158,6 @@ async fn show_statuses(document: &Document, guide: &Guide, log_text: &str) {
     let (log, _) = progress::parse(log_text);
     let runs = locate::known_runs(&log, &verified);
     let cx = locate::Context { guide, log: &log, runs: &runs, phase0_skipped };
-    let Ok(cards) = document.query_selector_all("section.card[data-card]") else { return };
     for card in (0..cards.length()).filter_map(|i| cards.item(i)).filter_map(|n| n.dyn_into::<Element>().ok()) {
         let Some(id) = card.get_attribute("data-card") else { continue };
         let status = reading::card_status(&cx, &id);
